@@ -1,0 +1,28 @@
+"""rouge_metric: exact, fast ROUGE for the Hugging Face ecosystem.
+
+Numbers are bit-for-bit those of Google's rouge-score 0.1.2 for rouge1..rouge9, rougeL and rougeLsum,
+and those of ROUGE-1.5.5 for rougeW, rougeS and rougeSU. See README.md.
+"""
+
+from ._version import __version__
+from .aggregate import CorpusAccumulator
+from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
+from .core import active_backend
+from .result import AggregateScore, CorpusResult, Score, output_key
+from .scoring import Rouge, RougeScorer, compute
+
+__all__ = [
+    "__version__",
+    "AggregateScore",
+    "CorpusAccumulator",
+    "CorpusResult",
+    "DEFAULT_ROUGE_TYPES",
+    "MULTI_REF_MODES",
+    "Rouge",
+    "RougeConfig",
+    "RougeScorer",
+    "Score",
+    "active_backend",
+    "compute",
+    "output_key",
+]

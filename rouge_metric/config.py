@@ -1,0 +1,264 @@
+"""One frozen settings object: defaults, allowed values, validation and the signature.
+
+Every adapter (evaluate module, Trainer callbacks, datasets mapper, CLI) builds a
+:class:`RougeConfig` and never re-validates anything itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
+
+from ._version import __version__
+
+#: The rouge types of HF's ``rouge`` metric, in its order.
+DEFAULT_ROUGE_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+#: Multi-reference modes.
+#:   max          rouge-score's ``score_multi``: per type, the reference with the highest F (first on ties)
+#:   mean         mean of P, R and F over the references
+#:   pool         ROUGE-1.5.5 ``-f A``: hits and totals summed over references, then P/R/F once
+#:   best_recall  ROUGE-1.5.5 ``-f B``: per type, the reference with the best recall (first on ties)
+MULTI_REF_MODES: Tuple[str, ...] = ("max", "mean", "pool", "best_recall")
+
+#: Named tokenizers (a callable ``str -> list[str]`` or an object with ``.tokenize`` also works).
+TOKENIZERS: Tuple[str, ...] = ("default", "whitespace")
+
+#: Stemmers: ``porter`` is nltk's PorterStemmer as rouge-score uses it.
+STEMMERS: Tuple[str, ...] = ("porter",)
+
+#: Sentence splitters for rougeLsum / rougeW: ``newline`` (rouge-score's default), ``nltk`` (punkt data).
+SENTENCE_SPLITTERS: Tuple[str, ...] = ("newline", "nltk")
+
+#: Aggregation of per-example scores into a corpus score.
+AGGREGATIONS: Tuple[str, ...] = ("mean", "bootstrap")
+
+ROUGE_TYPE_HELP = (
+    "rouge1 ... rougeN (any N >= 1), rougeL, rougeLsum, rougeW, rougeS, rougeS<d>, rougeSU, rougeSU<d> "
+    "(d = maximum number of skipped words, an integer >= 0)"
+)
+
+_NGRAM_RE = re.compile(r"^rouge([1-9][0-9]*)$")
+_SKIP_RE = re.compile(r"^rouge(SU|S)(0|[1-9][0-9]*)?$")
+
+
+@dataclasses.dataclass(frozen=True)
+class TypeSpec:
+    """What one rouge type computes, decoded from its name.
+
+    kind is one of ``ngram`` (n), ``lcs`` (rougeL), ``lcsum`` (rougeLsum), ``wlcs`` (rougeW, weight),
+    ``skip`` (skip = max skipped words or -1 for unlimited, unigrams for SU).
+    """
+
+    name: str
+    kind: str
+    n: int = 0
+    skip: int = -1
+    unigrams: bool = False
+    weight: float = 1.2
+
+    @property
+    def uses_sentences(self) -> bool:
+        return self.kind in ("lcsum", "wlcs")
+
+
+def parse_rouge_type(name: Any, weight: float = 1.2) -> TypeSpec:
+    """Decode a rouge type name, or raise ValueError naming the allowed set."""
+    if not isinstance(name, str):
+        raise TypeError(f"rouge_types: expected type names (str), got {type(name).__name__} {name!r}")
+    if name == "rougeL":
+        return TypeSpec(name, "lcs")
+    if name == "rougeLsum":
+        return TypeSpec(name, "lcsum")
+    if name == "rougeW":
+        return TypeSpec(name, "wlcs", weight=weight)
+    m = _NGRAM_RE.match(name)
+    if m:
+        return TypeSpec(name, "ngram", n=int(m.group(1)))
+    m = _SKIP_RE.match(name)
+    if m:
+        skip = int(m.group(2)) if m.group(2) is not None else -1
+        return TypeSpec(name, "skip", skip=skip, unigrams=m.group(1) == "SU")
+    raise ValueError(f"rouge_types: invalid rouge type {name!r}; allowed: {ROUGE_TYPE_HELP}")
+
+
+def _check_choice(arg: str, value: Any, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{arg}: invalid value {value!r}; allowed: {', '.join(map(repr, allowed))}")
+
+
+def _describe_callable(obj: Any) -> str:
+    """``custom(<qualified name>)`` for a user-supplied tokenizer or splitter."""
+    target = type(obj) if hasattr(obj, "tokenize") else obj
+    name = getattr(target, "__qualname__", None) or type(target).__qualname__
+    return f"custom({name})"
+
+
+TokenizerSpec = Union[str, Callable[[str], Sequence[str]], Any, None]
+
+
+@dataclasses.dataclass(frozen=True)
+class RougeConfig:
+    """Every setting that changes a number, validated once.
+
+    Attributes:
+        rouge_types: names such as ``rouge1``, ``rougeL``, ``rougeLsum``, ``rougeW``, ``rougeSU4``.
+        use_stemmer: ``False``, ``True`` (= ``"porter"``) or a stemmer name.
+        tokenizer: ``None``/``"default"`` (rouge-score's), ``"whitespace"``, a callable
+            ``str -> list[str]`` or an object with ``.tokenize``. A custom tokenizer replaces the whole
+            pipeline, so ``use_stemmer`` has no effect with it (as in rouge-score).
+        sentence_splitter: how rougeLsum/rougeW find sentences: ``newline`` (default), ``nltk``.
+        multi_ref: one of :data:`MULTI_REF_MODES`.
+        beta: F-measure weight, F = (1+b^2)PR/(b^2 P + R); 1 gives F1 (rouge-score's formula exactly).
+        alpha: ROUGE-1.5.5's ``-p alpha``, F = PR/((1-a)P + aR); overrides ``beta`` when given.
+        wlcs_weight: the ROUGE-W weight (``-w``), > 1 is usual; default 1.2.
+        aggregation: ``mean`` (exact mean, default) or ``bootstrap`` (adds confidence intervals).
+        n_resamples, confidence_level, seed: bootstrap settings (seed defaults to 0: deterministic).
+    """
+
+    rouge_types: Tuple[str, ...] = DEFAULT_ROUGE_TYPES
+    use_stemmer: Union[bool, str] = False
+    tokenizer: TokenizerSpec = None
+    sentence_splitter: Any = "newline"
+    multi_ref: str = "max"
+    beta: float = 1.0
+    alpha: Optional[float] = None
+    wlcs_weight: float = 1.2
+    aggregation: str = "mean"
+    n_resamples: int = 1000
+    confidence_level: float = 0.95
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        types = self.rouge_types
+        if isinstance(types, str):
+            types = (types,)
+        try:
+            types = tuple(types)
+        except TypeError:
+            raise TypeError(f"rouge_types: expected a list of type names, got {type(types).__name__}") from None
+        if not types:
+            raise ValueError(f"rouge_types: must not be empty; allowed: {ROUGE_TYPE_HELP}")
+        if len(set(types)) != len(types):
+            dup = sorted({t for t in types if types.count(t) > 1})
+            raise ValueError(f"rouge_types: duplicate type(s) {dup}")
+        object.__setattr__(self, "rouge_types", types)
+
+        if isinstance(self.wlcs_weight, bool) or not isinstance(self.wlcs_weight, (int, float)) \
+                or not self.wlcs_weight > 0 or self.wlcs_weight != self.wlcs_weight:
+            raise ValueError(f"wlcs_weight: expected a number > 0, got {self.wlcs_weight!r}")
+        object.__setattr__(self, "wlcs_weight", float(self.wlcs_weight))
+        for t in types:
+            parse_rouge_type(t, self.wlcs_weight)
+
+        stem = self.use_stemmer
+        if stem is True:
+            stem = "porter"
+        elif stem is False or stem is None:
+            stem = False
+        elif isinstance(stem, str):
+            from .text import check_stemmer_name
+
+            check_stemmer_name(stem)
+        else:
+            raise TypeError(f"use_stemmer: expected bool or a stemmer name, got {type(stem).__name__}")
+        object.__setattr__(self, "use_stemmer", stem)
+
+        tok = self.tokenizer
+        if tok is None:
+            tok = "default"
+        if isinstance(tok, str):
+            from .text import check_tokenizer_name
+
+            check_tokenizer_name(tok)
+        elif not (callable(tok) or callable(getattr(tok, "tokenize", None))):
+            raise TypeError(
+                "tokenizer: expected a name ("
+                + ", ".join(map(repr, TOKENIZERS))
+                + f"), a callable str -> list[str] or an object with .tokenize; got {type(tok).__name__}"
+            )
+        object.__setattr__(self, "tokenizer", tok)
+
+        split = self.sentence_splitter
+        if split is None:
+            split = "newline"
+        if isinstance(split, str):
+            from .text import check_splitter_name
+
+            check_splitter_name(split)
+        elif not callable(split):
+            raise TypeError(
+                f"sentence_splitter: expected a name ({', '.join(map(repr, SENTENCE_SPLITTERS))}) or a "
+                f"callable str -> list[str]; got {type(split).__name__}"
+            )
+        object.__setattr__(self, "sentence_splitter", split)
+
+        _check_choice("multi_ref", self.multi_ref, MULTI_REF_MODES)
+        _check_choice("aggregation", self.aggregation, AGGREGATIONS)
+        if isinstance(self.beta, bool) or not isinstance(self.beta, (int, float)) or not self.beta > 0 \
+                or self.beta == float("inf"):
+            raise ValueError(f"beta: expected a finite number > 0, got {self.beta!r}")
+        if self.alpha is not None:
+            if isinstance(self.alpha, bool) or not isinstance(self.alpha, (int, float)) \
+                    or not 0.0 <= self.alpha <= 1.0:
+                raise ValueError(f"alpha: expected a number in [0, 1], got {self.alpha!r}")
+            object.__setattr__(self, "alpha", float(self.alpha))
+        object.__setattr__(self, "beta", float(self.beta))
+        if isinstance(self.n_resamples, bool) or not isinstance(self.n_resamples, int) or self.n_resamples < 1:
+            raise ValueError(f"n_resamples: expected an integer >= 1, got {self.n_resamples!r}")
+        if isinstance(self.confidence_level, bool) or not isinstance(self.confidence_level, (int, float)) \
+                or not 0.0 < self.confidence_level < 1.0:
+            raise ValueError(f"confidence_level: expected a number in (0, 1), got {self.confidence_level!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed: expected an integer >= 0, got {self.seed!r}")
+
+    # ----------------------------------------------------------------- derived
+    @property
+    def type_specs(self) -> Tuple[TypeSpec, ...]:
+        return tuple(parse_rouge_type(t, self.wlcs_weight) for t in self.rouge_types)
+
+    @property
+    def needs_sentences(self) -> bool:
+        return any(s.uses_sentences for s in self.type_specs)
+
+    def replace(self, **changes: Any) -> "RougeConfig":
+        return dataclasses.replace(self, **changes)
+
+    def tokenizer_name(self) -> str:
+        tok = self.tokenizer
+        return tok if isinstance(tok, str) else _describe_callable(tok)
+
+    def stemmer_name(self) -> str:
+        if not isinstance(self.tokenizer, str):
+            return "none"  # a custom tokenizer replaces stemming (rouge-score semantics)
+        return self.use_stemmer or "none"
+
+    def splitter_name(self) -> str:
+        split = self.sentence_splitter
+        return split if isinstance(split, str) else _describe_callable(split)
+
+    def signature(self, backend: Optional[str] = None) -> str:
+        """A short ``key:value|...`` string naming every setting that changes the numbers."""
+        from .core import active_backend
+
+        parts = [
+            "types:" + ",".join(self.rouge_types),
+            "tok:" + self.tokenizer_name(),
+            "stem:" + self.stemmer_name(),
+        ]
+        if self.needs_sentences:
+            parts.append("split:" + self.splitter_name())
+        if any(s.kind == "wlcs" for s in self.type_specs):
+            parts.append(f"w:{self.wlcs_weight:g}")
+        parts.append("multiref:" + self.multi_ref)
+        parts.append(f"f:alpha={self.alpha:g}" if self.alpha is not None else f"f:beta={self.beta:g}")
+        if self.aggregation == "bootstrap":
+            parts.append(
+                f"agg:bootstrap(n={self.n_resamples},ci={self.confidence_level:g},seed={self.seed})"
+            )
+        else:
+            parts.append("agg:mean")
+        parts.append("backend:" + (backend or active_backend()))
+        parts.append("version:" + __version__)
+        return "|".join(parts)

@@ -1,0 +1,111 @@
+"""Score and result types. Output key names live here and nowhere else."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence
+
+#: The statistics of a score, in output order, and the key suffix of each.
+STATS = ("precision", "recall", "fmeasure")
+_SUFFIX = {"fmeasure": "", "precision": "_precision", "recall": "_recall"}
+
+
+def output_key(rouge_type: str, stat: str = "fmeasure") -> str:
+    """The output key of one statistic: ``rouge1`` (F), ``rouge1_precision``, ``rouge1_recall``."""
+    return rouge_type + _SUFFIX[stat]
+
+
+class Score(NamedTuple):
+    """Precision, recall and F-measure of one rouge type (the field names of rouge-score's Score,
+    so ``==`` with a ``rouge_score.scoring.Score`` compares the three floats)."""
+
+    precision: float
+    recall: float
+    fmeasure: float
+
+
+class AggregateScore(NamedTuple):
+    """A bootstrap confidence interval: ``low`` and ``high`` are percentiles of the resampled means,
+    ``mid`` is the exact mean of the sample (not a bootstrap median)."""
+
+    low: Score
+    mid: Score
+    high: Score
+
+
+@dataclasses.dataclass(frozen=True)
+class CorpusResult:
+    """What corpus scoring returns.
+
+    Attributes:
+        scores: type -> exact mean of the per-example P, R and F.
+        n: number of examples.
+        pred_len: mean number of prediction tokens; ref_len: mean number of reference tokens
+            (per example, the mean over its references). Compare them to check for length bias.
+        signature: every setting that produced these numbers.
+        ci: type -> :class:`AggregateScore` when bootstrap aggregation was requested, else None.
+        per_example: per-example ``{type: Score}`` when requested, else None.
+        confidence_level: the level of ``ci``.
+    """
+
+    scores: Dict[str, Score]
+    n: int
+    pred_len: float
+    ref_len: float
+    signature: str
+    ci: Optional[Dict[str, AggregateScore]] = None
+    per_example: Optional[List[Dict[str, Score]]] = None
+    confidence_level: Optional[float] = None
+
+    def to_dict(self, stats: Sequence[str] = ("fmeasure",), scale: float = 1.0) -> Dict[str, float]:
+        """Flat ``{key: float}`` of the requested statistics (keys from :func:`output_key`)."""
+        for s in stats:
+            if s not in STATS:
+                raise ValueError(f"stats: unknown statistic {s!r}; allowed: {', '.join(STATS)}")
+        out: Dict[str, float] = {}
+        for t, sc in self.scores.items():
+            for s in STATS:
+                if s in stats:
+                    out[output_key(t, s)] = float(getattr(sc, s)) * scale
+        return out
+
+    def format_table(self, scale: float = 100.0, digits: int = 2) -> str:
+        """A plain-text table: one row per type, P/R/F (with the CI when present), then the signature."""
+        rows: List[List[str]] = []
+        head = ["type", "precision", "recall", "fmeasure"]
+        for t, sc in self.scores.items():
+            row = [t]
+            for s in STATS:
+                v = f"{getattr(sc, s) * scale:.{digits}f}"
+                if self.ci is not None:
+                    lo = getattr(self.ci[t].low, s) * scale
+                    hi = getattr(self.ci[t].high, s) * scale
+                    v += f" [{lo:.{digits}f}, {hi:.{digits}f}]"
+                row.append(v)
+            rows.append(row)
+        widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+        fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+        lines = [fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]
+        lines.append(f"n={self.n}  mean prediction length={self.pred_len:.1f}  mean reference length={self.ref_len:.1f}"
+                     + (f"  ci={self.confidence_level:g}" if self.ci is not None else ""))
+        lines.append(self.signature)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format_table()
+
+    def as_json(self) -> Dict[str, Any]:
+        """A JSON-serialisable dict of everything in the result."""
+        out: Dict[str, Any] = {
+            "scores": {t: sc._asdict() for t, sc in self.scores.items()},
+            "n": self.n,
+            "pred_len": self.pred_len,
+            "ref_len": self.ref_len,
+            "signature": self.signature,
+        }
+        if self.ci is not None:
+            out["confidence_level"] = self.confidence_level
+            out["ci"] = {t: {k: v._asdict() for k, v in a._asdict().items()} for t, a in self.ci.items()}
+        if self.per_example is not None:
+            out["per_example"] = [{t: sc._asdict() for t, sc in ex.items()} for ex in self.per_example]
+        return out

@@ -1,0 +1,350 @@
+"""Pair, batch and corpus scoring on the kernels; multi-reference modes; input validation.
+
+Data path: text -> (tokens, sentences) once per text (:mod:`rouge_metric.text`) -> per (type,
+reference) sufficient statistics ``(hit, pred_total, ref_total, select)`` from the kernels ->
+multi-reference selection -> :class:`Score` per example -> :class:`CorpusAccumulator`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from . import core
+from .aggregate import CorpusAccumulator, bootstrap
+from .config import DEFAULT_ROUGE_TYPES, RougeConfig, TypeSpec
+from .result import CorpusResult, Score
+from .text import TextPipeline
+
+References = Union[str, Sequence[str]]
+Stats = Tuple[float, float, float, float]  # hit, pred_total, ref_total, select (for best_recall)
+
+
+# ------------------------------------------------------------------------------------ validation
+def _type_name(x: Any) -> str:
+    return "None" if x is None else type(x).__name__
+
+
+def normalize_references(references: Any, index: int, arg: str = "references") -> List[str]:
+    """``references[index]`` as a non-empty list of str, or a TypeError/ValueError naming the index."""
+    if isinstance(references, str):
+        return [references]
+    if isinstance(references, (list, tuple)):
+        if not references:
+            raise ValueError(f"{arg}[{index}]: empty list of references; give at least one reference")
+        for j, r in enumerate(references):
+            if not isinstance(r, str):
+                raise TypeError(f"{arg}[{index}][{j}]: expected str, got {_type_name(r)}")
+        return list(references)
+    if hasattr(references, "tolist") and not isinstance(references, (bytes, bytearray)):
+        return normalize_references(references.tolist(), index, arg)
+    raise TypeError(f"{arg}[{index}]: expected str or list of str, got {_type_name(references)}")
+
+
+def check_prediction(prediction: Any, index: int, arg: str = "predictions") -> str:
+    if not isinstance(prediction, str):
+        raise TypeError(f"{arg}[{index}]: expected str, got {_type_name(prediction)}")
+    return prediction
+
+
+def validate_batch(predictions: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
+    """Check a batch at the boundary: same length, str predictions, str-or-list references."""
+    for arg, val in (("predictions", predictions), ("references", references)):
+        if val is None:
+            raise TypeError(f"{arg}: expected a list, got None")
+        if isinstance(val, (str, bytes)):
+            raise TypeError(f"{arg}: expected a list of texts, got a single {type(val).__name__}; wrap it in a list")
+    predictions = list(predictions)
+    references = list(references)
+    if len(predictions) != len(references):
+        raise ValueError(
+            f"predictions and references must have the same length: got {len(predictions)} predictions "
+            f"and {len(references)} references"
+        )
+    preds = [check_prediction(p, i) for i, p in enumerate(predictions)]
+    refs = [normalize_references(r, i) for i, r in enumerate(references)]
+    return preds, refs
+
+
+# ------------------------------------------------------------------------------------ P / R / F
+def make_fmeasure(beta: float = 1.0, alpha: Optional[float] = None):
+    """The F function of the settings. beta == 1 uses rouge-score's ``2PR/(P+R)`` (bit-for-bit)."""
+    if alpha is not None:
+        a = alpha
+
+        def f_alpha(p: float, r: float) -> float:
+            d = (1.0 - a) * p + a * r
+            return p * r / d if d > 0 else 0.0
+
+        return f_alpha
+    if beta == 1.0:
+
+        def f1(p: float, r: float) -> float:
+            return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+        return f1
+    b2 = beta * beta
+
+    def f_beta(p: float, r: float) -> float:
+        d = b2 * p + r
+        return (1 + b2) * p * r / d if d > 0 else 0.0
+
+    return f_beta
+
+
+def _round5(x: float) -> float:
+    """ROUGE-1.5.5's ``sprintf("%7.5f")``."""
+    return float("%.5f" % x)
+
+
+class _TypeScorer:
+    """Per-type arithmetic: stats -> Score, and the multi-reference modes."""
+
+    def __init__(self, spec: TypeSpec, fmeasure) -> None:
+        self.spec = spec
+        self.f = fmeasure
+        self.inv = 1.0 / spec.weight if spec.kind == "wlcs" else None
+
+    def score(self, hit: float, pred_total: float, ref_total: float) -> Score:
+        if self.inv is None:
+            p = hit / pred_total if pred_total else 0.0
+            r = hit / ref_total if ref_total else 0.0
+        else:
+            p = (hit / pred_total) ** self.inv if pred_total else 0.0
+            r = (hit / ref_total) ** self.inv if ref_total else 0.0
+        return Score(p, r, self.f(p, r))
+
+    def combine(self, stats: Sequence[Stats], mode: str) -> Score:
+        if len(stats) == 1:
+            s = stats[0]
+            return self.score(s[0], s[1], s[2])
+        if mode == "max":
+            best = None
+            for s in stats:
+                sc = self.score(s[0], s[1], s[2])
+                if best is None or sc.fmeasure > best.fmeasure:
+                    best = sc
+            return best  # type: ignore[return-value]
+        if mode == "mean":
+            scs = [self.score(s[0], s[1], s[2]) for s in stats]
+            k = len(scs)
+            return Score(*(math.fsum(sc[i] for sc in scs) / k for i in range(3)))
+        if mode == "pool":
+            return self.score(sum(s[0] for s in stats), sum(s[1] for s in stats), sum(s[2] for s in stats))
+        # best_recall: strict > from -1, so ties keep the first reference (ROUGE-1.5.5 -f B)
+        best_s, best_key = stats[0], -1.0
+        for s in stats:
+            if s[3] > best_key:
+                best_s, best_key = s, s[3]
+        return self.score(best_s[0], best_s[1], best_s[2])
+
+
+# ---------------------------------------------------------------------------------- kernel calls
+def pair_stats(specs: Sequence[TypeSpec], kernels: Any, pred: Tuple, ref: Tuple) -> List[Stats]:
+    """Sufficient statistics of every type for one (prediction, reference) pair.
+
+    ``pred``/``ref`` are ``(tokens, sentences)`` views from :class:`TextPipeline`.
+    """
+    pt, ps = pred
+    rt, rs = ref
+    out: List[Stats] = []
+    for spec in specs:
+        kind = spec.kind
+        if kind == "ngram":
+            h, a, b = kernels.ngram_overlap(pt, rt, spec.n)
+            out.append((h, a, b, _round5(h / b) if b else 0.0))
+        elif kind == "lcs":
+            h = kernels.lcs_length(rt, pt) if pt and rt else 0
+            out.append((h, len(pt), len(rt), h / len(rt) if rt else 0.0))
+        elif kind == "lcsum":
+            h, a, b = kernels.union_lcs_overlap(rs, ps)
+            out.append((h, a, b, h / b if b else 0.0))
+        elif kind == "skip":
+            h, a, b = kernels.skip_bigram_overlap(pt, rt, spec.skip, spec.unigrams)
+            out.append((h, a, b, _round5(h / b) if b else 0.0))
+        else:  # wlcs
+            out.append(kernels.wlcs_overlap(rs, ps, spec.weight))
+    return out
+
+
+# -------------------------------------------------------------------------------------- the scorer
+class Rouge:
+    """A configured ROUGE scorer: one settings object, every entry point.
+
+    Keyword-first: ``predictions`` then ``references``; ``references[i]`` is a string or a list of
+    strings (the references of example i).
+
+    >>> rouge = Rouge(["rouge1", "rougeL"])
+    >>> rouge.score(prediction="the cat sat on the mat", references="the cat was on the mat")["rouge1"]
+    Score(precision=0.8333333333333334, recall=0.8333333333333334, fmeasure=0.8333333333333334)
+    >>> result = rouge.compute(predictions=["a b c", "d e"], references=[["a b", "c"], "d e"])
+    >>> round(result.scores["rouge1"].fmeasure, 4)
+    0.9
+    """
+
+    def __init__(self, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
+                 config: Optional[RougeConfig] = None, backend: Optional[str] = None, **options: Any) -> None:
+        if config is None:
+            config = RougeConfig(rouge_types=tuple(rouge_types) if not isinstance(rouge_types, str)
+                                 else (rouge_types,), **options)
+        elif options:
+            config = config.replace(**options)
+        self.config = config
+        self.backend = core.get_backend(backend)
+        self._kernels = core.kernels(self.backend)
+        self.pipeline = TextPipeline(config)
+        self.specs = config.type_specs
+        f = make_fmeasure(config.beta, config.alpha)
+        self._type_scorers = [_TypeScorer(s, f) for s in self.specs]
+
+    def __repr__(self) -> str:
+        return f"Rouge({self.signature()!r})"
+
+    @property
+    def rouge_types(self) -> Tuple[str, ...]:
+        return self.config.rouge_types
+
+    def signature(self) -> str:
+        return self.config.signature(self.backend)
+
+    # ---- text views
+    def process(self, text: str) -> Tuple[Any, Any]:
+        return self.pipeline.process(text)
+
+    @staticmethod
+    def _length(view: Tuple[Any, Any]) -> int:
+        toks, sents = view
+        return len(toks) if toks is not None else sum(map(len, sents))
+
+    # ---- one example
+    def example_stats(self, prediction: str, references: List[str]) -> Tuple[List[List[Stats]], int, float]:
+        """Per reference, the stats of every type; plus the prediction length and mean reference length."""
+        pv = self.process(prediction)
+        per_ref = []
+        ref_len = 0
+        for r in references:
+            rv = self.process(r)
+            ref_len += self._length(rv)
+            per_ref.append(pair_stats(self.specs, self._kernels, pv, rv))
+        return per_ref, self._length(pv), ref_len / len(references)
+
+    def _combine(self, per_ref: List[List[Stats]]) -> Dict[str, Score]:
+        mode = self.config.multi_ref
+        return {
+            ts.spec.name: ts.combine([s[k] for s in per_ref], mode)
+            for k, ts in enumerate(self._type_scorers)
+        }
+
+    def score(self, *, prediction: str, references: References) -> Dict[str, Score]:
+        """Scores of one example: ``{type: Score}`` in the order of ``rouge_types``."""
+        check_prediction(prediction, 0, "prediction")
+        refs = normalize_references(references, 0, "references")
+        per_ref, _, _ = self.example_stats(prediction, refs)
+        return self._combine(per_ref)
+
+    # ---- batches and corpora
+    def iter_scores(self, predictions: Sequence[str], references: Sequence[References]
+                    ) -> Iterator[Tuple[Dict[str, Score], int, float]]:
+        """Validated, lazily scored examples: ``(scores, pred_len, ref_len)`` per example."""
+        preds, refs = validate_batch(predictions, references)
+        for p, rs in zip(preds, refs):
+            per_ref, pl, rl = self.example_stats(p, rs)
+            yield self._combine(per_ref), pl, rl
+
+    def score_examples(self, *, predictions: Sequence[str], references: Sequence[References]
+                       ) -> List[Dict[str, Score]]:
+        """Per-example scores, one ``{type: Score}`` per example."""
+        return [s for s, _, _ in self.iter_scores(predictions, references)]
+
+    def accumulator(self, keep_values: Optional[bool] = None) -> CorpusAccumulator:
+        """A streaming accumulator for these types (values kept when bootstrapping)."""
+        if keep_values is None:
+            keep_values = self.config.aggregation == "bootstrap"
+        return CorpusAccumulator(self.rouge_types, keep_values=keep_values)
+
+    def add_to(self, acc: CorpusAccumulator, *, predictions: Sequence[str], references: Sequence[References],
+               per_example: Optional[List[Dict[str, Score]]] = None) -> None:
+        """Score a batch into an accumulator (memory stays flat unless values are kept)."""
+        for scores, pl, rl in self.iter_scores(predictions, references):
+            acc.add(scores, pl, rl)
+            if per_example is not None:
+                per_example.append(scores)
+
+    def result(self, acc: CorpusAccumulator, per_example: Optional[List[Dict[str, Score]]] = None) -> CorpusResult:
+        """The corpus result of an accumulator: exact means, CI when bootstrapping, signature."""
+        means = acc.means()
+        ci = None
+        cfg = self.config
+        if cfg.aggregation == "bootstrap":
+            if acc.values is None:
+                raise ValueError("bootstrap aggregation needs an accumulator created with keep_values=True")
+            ci = bootstrap(acc.values, means, cfg.n_resamples, cfg.confidence_level, cfg.seed)
+        pl, rl = acc.mean_lengths()
+        return CorpusResult(
+            scores=means, n=acc.n, pred_len=pl, ref_len=rl, signature=self.signature(), ci=ci,
+            per_example=per_example,
+            confidence_level=cfg.confidence_level if ci is not None else None,
+        )
+
+    def compute(self, *, predictions: Sequence[str], references: Sequence[References],
+                return_per_example: bool = False) -> CorpusResult:
+        """Corpus scores: exact mean of per-example P/R/F (+ bootstrap CI when configured)."""
+        acc = self.accumulator()
+        per_example: Optional[List[Dict[str, Score]]] = [] if return_per_example else None
+        self.add_to(acc, predictions=predictions, references=references, per_example=per_example)
+        return self.result(acc, per_example)
+
+
+def compute(*, predictions: Sequence[str], references: Sequence[References],
+            rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, return_per_example: bool = False,
+            **options: Any) -> CorpusResult:
+    """Score a corpus in one call (``options`` are :class:`RougeConfig` fields).
+
+    >>> r = compute(predictions=["the cat sat"], references=[["a cat sat", "the cat"]], rouge_types=["rouge1"])
+    >>> r.scores["rouge1"].fmeasure
+    0.8
+    """
+    backend = options.pop("backend", None)
+    return Rouge(rouge_types, backend=backend, **options).compute(
+        predictions=predictions, references=references, return_per_example=return_per_example)
+
+
+# ------------------------------------------------------------------------- rouge-score drop-in
+class RougeScorer:
+    """Drop-in replacement for ``rouge_score.rouge_scorer.RougeScorer`` with identical floats.
+
+    ``score(target, prediction)`` keeps rouge-score's argument order; ``score_multi`` picks, per type,
+    the target with the highest F (first on ties). Also accepts every rouge_metric type
+    (rougeN for any N, rougeW, rougeS*, rougeSU*); unknown types fail here, not at the first score.
+
+    >>> scorer = RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
+    >>> scorer.score("The quick brown fox jumps over the lazy dog",
+    ...              "The quick brown dog jumps on the log.")["rouge1"].fmeasure
+    0.6666666666666665
+    """
+
+    def __init__(self, rouge_types: Sequence[str], use_stemmer: bool = False, split_summaries: bool = False,
+                 tokenizer: Any = None, **options: Any) -> None:
+        self.rouge_types = list(rouge_types) if not isinstance(rouge_types, str) else [rouge_types]
+        self._rouge = Rouge(self.rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer,
+                            sentence_splitter="nltk" if split_summaries else "newline", **options)
+
+    @property
+    def config(self) -> RougeConfig:
+        return self._rouge.config
+
+    def score(self, target: str, prediction: str) -> Dict[str, Score]:
+        check_prediction(target, 0, "target")
+        check_prediction(prediction, 0, "prediction")
+        per_ref, _, _ = self._rouge.example_stats(prediction, [target])
+        return self._rouge._combine(per_ref)
+
+    def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
+        check_prediction(prediction, 0, "prediction")
+        refs = normalize_references(list(targets) if not isinstance(targets, str) else targets, 0, "targets")
+        r = self._rouge
+        per_ref, _, _ = r.example_stats(prediction, refs)
+        return {
+            ts.spec.name: ts.combine([s[k] for s in per_ref], "max")
+            for k, ts in enumerate(r._type_scorers)
+        }

@@ -1,0 +1,257 @@
+"""Text pipeline: tokenizers, stemming (cached) and sentence splitting.
+
+Everything that turns a string into tokens lives here, once. The default tokenizer reproduces
+``rouge_score.tokenize.tokenize`` exactly (Python's full Unicode ``str.lower()`` first, then maximal
+runs of ``[a-z0-9]``; with a stemmer, tokens longer than 3 characters are stemmed and the result must
+still match ``^[a-z0-9]+$``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from .config import SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, RougeConfig
+
+_TOKEN_RE = re.compile(r"[a-z0-9]+")
+_VALID_TOKEN_RE = re.compile(r"^[a-z0-9]+$")
+
+
+def check_tokenizer_name(name: str) -> None:
+    if name not in TOKENIZERS:
+        raise ValueError(
+            f"tokenizer: unknown tokenizer {name!r}; allowed: {', '.join(map(repr, TOKENIZERS))}, "
+            "a callable str -> list[str], or an object with .tokenize"
+        )
+
+
+def check_stemmer_name(name: str) -> None:
+    if name not in STEMMERS:
+        raise ValueError(f"use_stemmer: unknown stemmer {name!r}; allowed: False, True, {', '.join(map(repr, STEMMERS))}")
+
+
+def check_splitter_name(name: str) -> None:
+    if name not in SENTENCE_SPLITTERS:
+        raise ValueError(
+            f"sentence_splitter: unknown splitter {name!r}; allowed: {', '.join(map(repr, SENTENCE_SPLITTERS))} "
+            "or a callable str -> list[str]"
+        )
+
+
+# --------------------------------------------------------------------------------------------- stemming
+class CachedStemmer:
+    """A stemmer with a per-word cache (nltk's Porter costs microseconds per word).
+
+    ``stem(token)`` returns the stemmed token, or ``None`` when the stem is not a valid
+    ``[a-z0-9]+`` token (rouge-score drops those). Tokens of length <= 3 are never stemmed.
+    The cache is shared by every scorer using the same stemmer in this process.
+    """
+
+    def __init__(self, name: str) -> None:
+        check_stemmer_name(name)
+        self.name = name
+        from nltk.stem import porter  # nltk's Porter needs no nltk data
+
+        self._stem = porter.PorterStemmer().stem
+        self.cache: Dict[str, Optional[str]] = {}
+
+    def stem_token(self, token: str) -> Optional[str]:
+        out = self._stem(token)
+        return out if _VALID_TOKEN_RE.match(out) else None
+
+    def stem_all(self, tokens: List[str]) -> List[str]:
+        cache = self.cache
+        out = []
+        append = out.append
+        for t in tokens:
+            if len(t) <= 3:
+                append(t)
+                continue
+            s = cache.get(t, 0)
+            if s == 0:
+                s = cache[t] = self.stem_token(t)
+            if s is not None:
+                append(s)
+        return out
+
+    def __getstate__(self) -> Dict[str, Any]:  # picklable (datasets.map with num_proc)
+        return {"name": self.name}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__init__(state["name"])  # type: ignore[misc]
+
+
+_STEMMERS: Dict[str, CachedStemmer] = {}
+
+
+def get_stemmer(name: str) -> CachedStemmer:
+    """The process-wide cached stemmer for ``name``."""
+    st = _STEMMERS.get(name)
+    if st is None:
+        st = _STEMMERS[name] = CachedStemmer(name)
+    return st
+
+
+# -------------------------------------------------------------------------------------------- tokenizers
+def default_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> List[str]:
+    """rouge-score's tokenizer, exactly: lower(), ``[a-z0-9]+`` runs, optional stemming (len > 3).
+
+    >>> default_tokenize("The İstanbul café, 3.14!")
+    ['the', 'i', 'stanbul', 'caf', '3', '14']
+    """
+    tokens = _TOKEN_RE.findall(text.lower())
+    return stemmer.stem_all(tokens) if stemmer is not None else tokens
+
+
+def whitespace_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> List[str]:
+    """Split on Unicode whitespace, keep tokens as they are (no case folding), optional stemming."""
+    tokens = text.split()
+    return stemmer.stem_all(tokens) if stemmer is not None else tokens
+
+
+_NAMED_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]] = {
+    "default": default_tokenize,
+    "whitespace": whitespace_tokenize,
+}
+
+
+def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]], List[str]],
+                       line_separable: bool = True) -> None:
+    """Register a named tokenizer ``func(text, stemmer) -> tokens`` (used by optional modules)."""
+    _NAMED_TOKENIZERS[name] = func
+    if line_separable:
+        _LINE_SEPARABLE.add(name)
+
+
+#: Named tokenizers whose tokens of a text are the concatenation of the tokens of its lines, so the
+#: text is tokenized once per line and the whole-text tokens are derived (no second pass).
+_LINE_SEPARABLE = {"default", "whitespace"}
+
+
+# --------------------------------------------------------------------------------- sentence splitting
+_PUNKT_HELP = (
+    "sentence_splitter='nltk' (split_summaries=True) needs nltk's punkt_tab data, which is not installed. "
+    "Install it with `python -m nltk.downloader punkt_tab` (or put it under $NLTK_DATA), or choose "
+    "sentence_splitter='newline' (one sentence per line, rouge-score's default) and put newlines between "
+    "sentences yourself. rouge_metric never downloads data."
+)
+
+
+def _nltk_split(text: str) -> List[str]:
+    import nltk
+
+    try:
+        return nltk.sent_tokenize(text)
+    except LookupError as exc:
+        raise LookupError(_PUNKT_HELP) from exc
+
+
+def check_nltk_punkt() -> None:
+    """Raise a clear LookupError now (at scorer build time) when punkt data is missing."""
+    try:
+        from nltk.tokenize import punkt_model_available  # nltk >= 3.10
+
+        ok = punkt_model_available("english")
+    except ImportError:  # pragma: no cover - older nltk
+        import nltk
+
+        try:
+            nltk.data.find("tokenizers/punkt_tab/english/")
+            ok = True
+        except LookupError:
+            ok = False
+    if not ok:
+        raise LookupError(_PUNKT_HELP)
+
+
+def newline_split(text: str) -> List[str]:
+    """rouge-score's rougeLsum sentences: ``text.split("\\n")``, exactly-empty lines dropped."""
+    return [s for s in text.split("\n") if s]
+
+
+_NAMED_SPLITTERS: Dict[str, Callable[[str], List[str]]] = {
+    "newline": newline_split,
+    "nltk": _nltk_split,
+}
+
+
+def register_splitter(name: str, func: Callable[[str], List[str]]) -> None:
+    """Register a named sentence splitter (used by optional modules)."""
+    _NAMED_SPLITTERS[name] = func
+
+
+# ------------------------------------------------------------------------------------------ pipeline
+class TextPipeline:
+    """Turns one text into the token views the kernels need, for one :class:`RougeConfig`.
+
+    ``process(text)`` returns ``(tokens, sentences)``: the whole-text token list (rougeN, rougeL,
+    rougeS/SU) and the list of per-sentence token lists (rougeLsum, rougeW; ``None`` when no
+    requested type needs sentences).
+    """
+
+    def __init__(self, config: RougeConfig) -> None:
+        self.config = config
+        tok = config.tokenizer
+        self.stemmer: Optional[CachedStemmer] = None
+        if isinstance(tok, str):
+            if config.use_stemmer:
+                self.stemmer = get_stemmer(config.use_stemmer)
+            func = _NAMED_TOKENIZERS[tok]
+            stemmer = self.stemmer
+            self.tokenize: Callable[[str], List[str]] = lambda text: func(text, stemmer)
+            self.line_separable = tok in _LINE_SEPARABLE
+        else:
+            user = tok.tokenize if callable(getattr(tok, "tokenize", None)) else tok
+            self.tokenize = _checked_user_tokenizer(user)
+            self.line_separable = False
+        split = config.sentence_splitter
+        if isinstance(split, str):
+            if split == "nltk" and config.needs_sentences:
+                check_nltk_punkt()
+            self.split: Callable[[str], List[str]] = _NAMED_SPLITTERS[split]
+        else:
+            self.split = _checked_user_splitter(split)
+        self.needs_sentences = config.needs_sentences
+        self.needs_tokens = any(not s.uses_sentences for s in config.type_specs)
+        self.newline_fast = self.line_separable and self.split is newline_split
+
+    def process(self, text: str):
+        if not self.needs_sentences:
+            return self.tokenize(text), None
+        if self.newline_fast:
+            sents = [self.tokenize(s) for s in text.split("\n") if s]
+            if not self.needs_tokens:
+                return None, sents
+            if len(sents) == 1:
+                return sents[0], sents
+            tokens: List[str] = []
+            for s in sents:
+                tokens.extend(s)
+            return tokens, sents
+        sents = [self.tokenize(s) for s in self.split(text)]
+        return (self.tokenize(text) if self.needs_tokens else None), sents
+
+
+def _checked_user_tokenizer(func: Callable[[str], Sequence[str]]) -> Callable[[str], List[str]]:
+    def tokenize(text: str) -> List[str]:
+        out = func(text)
+        if isinstance(out, str) or not isinstance(out, (list, tuple)):
+            raise TypeError(
+                f"tokenizer: a custom tokenizer must return a list of str, got {type(out).__name__} "
+                f"for input {text[:40]!r}"
+            )
+        return list(out)
+
+    return tokenize
+
+
+def _checked_user_splitter(func: Callable[[str], Sequence[str]]) -> Callable[[str], List[str]]:
+    def split(text: str) -> List[str]:
+        out = func(text)
+        if isinstance(out, str) or not isinstance(out, (list, tuple)):
+            raise TypeError(
+                f"sentence_splitter: a custom splitter must return a list of str, got {type(out).__name__}"
+            )
+        return [s for s in out if s]
+
+    return split
