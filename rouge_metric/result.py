@@ -10,9 +10,15 @@ STATS = ("precision", "recall", "fmeasure")
 _SUFFIX = {"fmeasure": "", "precision": "_precision", "recall": "_recall"}
 
 
-def output_key(rouge_type: str, stat: str = "fmeasure") -> str:
-    """The output key of one statistic: ``rouge1`` (F), ``rouge1_precision``, ``rouge1_recall``."""
-    return rouge_type + _SUFFIX[stat]
+def output_key(rouge_type: str, stat: str = "fmeasure", bound: Optional[str] = None) -> str:
+    """The output key of one statistic: ``rouge1`` (F), ``rouge1_precision``, ``rouge1_recall``;
+    with ``bound`` ("low"/"high") the confidence-interval key, e.g. ``rouge1_low``."""
+    key = rouge_type + _SUFFIX[stat]
+    if bound is None:
+        return key
+    if bound not in ("low", "high"):
+        raise ValueError(f"bound: expected 'low' or 'high', got {bound!r}")
+    return f"{key}_{bound}"
 
 
 class Score(NamedTuple):

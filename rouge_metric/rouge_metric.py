@@ -1,0 +1,173 @@
+"""ROUGE as an ``evaluate`` metric: ``evaluate.load("./rouge_metric")`` (or a Hub Space with this file).
+
+A thin adapter over the rouge_metric core. Every sibling module the core needs is imported below with
+``from .x import y`` at column 0: that is how ``evaluate`` knows to copy them next to this script, so the
+module also works where the rouge_metric package is not installed (it then uses the pure-Python
+kernels, which give the same numbers).
+"""
+
+import datasets
+import evaluate
+
+# Every pure-Python module of the package, so that evaluate copies them all (names unused here).
+from ._version import __version__
+from .aggregate import CorpusAccumulator
+from .config import DEFAULT_ROUGE_TYPES, RougeConfig
+from .core import active_backend
+from .core_py import lcs_length
+from .result import STATS, output_key
+from .scoring import Rouge, validate_batch
+from .text import TextPipeline
+
+_CITATION = """\
+@inproceedings{lin-2004-rouge,
+    title = "{ROUGE}: A Package for Automatic Evaluation of Summaries",
+    author = "Lin, Chin-Yew",
+    booktitle = "Text Summarization Branches Out",
+    year = "2004",
+    address = "Barcelona, Spain",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/W04-1013",
+    pages = "74--81",
+}
+"""
+
+_DESCRIPTION = """\
+ROUGE (Recall-Oriented Understudy for Gisting Evaluation) compares a prediction with one or more
+references by overlapping units: n-grams (rouge1 ... rougeN), the longest common subsequence (rougeL),
+its summary-level union over newline-separated sentences (rougeLsum), the weighted LCS (rougeW) and
+skip-bigrams (rougeS, rougeS4, rougeSU, rougeSU4). rouge1..rouge9, rougeL and rougeLsum are bit-for-bit
+those of Google's rouge-score 0.1.2; rougeW/S/SU follow ROUGE-1.5.5. The aggregated value is the exact
+mean of the per-example scores (deterministic), not a bootstrap median; seeded bootstrap confidence
+intervals are available on request.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: list of predictions to score (strings).
+    references: list of references, one per prediction: a string or a list of strings.
+    rouge_types: list of types, default ["rouge1", "rouge2", "rougeL", "rougeLsum"]. Valid: rouge1 ...
+        rougeN (any N >= 1), rougeL, rougeLsum, rougeW, rougeS, rougeS<d>, rougeSU, rougeSU<d>.
+    use_stemmer: Porter stemming (rouge-score's), default False.
+    tokenizer: None (rouge-score's), "whitespace", a callable str -> list[str] or an object with .tokenize.
+    sentence_splitter: how rougeLsum finds sentences: "newline" (default, as rouge-score) or "nltk".
+    use_aggregator: True (default) returns corpus means; False returns per-example lists.
+    multi_ref: "max" (default; rouge-score's score_multi), "mean", "pool" (ROUGE-1.5.5 -f A),
+        "best_recall" (ROUGE-1.5.5 -f B).
+    return_precision_recall: also return `<type>_precision` and `<type>_recall`.
+    confidence_interval: also return `<key>_low` / `<key>_high` (seeded percentile bootstrap).
+    n_resamples, confidence_level, seed: bootstrap settings (defaults 1000, 0.95, 0).
+    beta: F-measure beta (default 1: F1). alpha: ROUGE-1.5.5's -p alpha (overrides beta).
+    wlcs_weight: ROUGE-W weight (default 1.2).
+    return_signature: also return "signature", a string naming every setting.
+Returns:
+    A dict of plain Python floats (or lists of floats when use_aggregator=False), keyed "rouge1",
+    "rouge2", "rougeL", "rougeLsum" (F-measures in [0, 1]); "rouge1_precision", "rouge1_recall" ...
+    on request.
+Examples:
+    >>> import evaluate
+    >>> rouge = evaluate.load("./rouge_metric")  # doctest: +SKIP
+    >>> rouge.compute(predictions=["hello there", "general kenobi"],
+    ...               references=["hello there", "general kenobi"])  # doctest: +SKIP
+    {'rouge1': 1.0, 'rouge2': 1.0, 'rougeL': 1.0, 'rougeLsum': 1.0}
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class RougeMetric(evaluate.Metric):
+    """The ``rouge_metric`` evaluate module (name derived from the class name)."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string"),
+                        "references": datasets.Sequence(datasets.Value("string")),
+                    }
+                ),
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string"),
+                        "references": datasets.Value("string"),
+                    }
+                ),
+            ],
+            codebase_urls=["https://github.com/google-research/google-research/tree/master/rouge"],
+            reference_urls=["https://aclanthology.org/W04-1013"],
+        )
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and references (validated: the message names the bad index)."""
+        # Validate here, where the index of a bad input is still known (evaluate's own check
+        # cannot name it, and an empty batch makes it raise IndexError).
+        if predictions is not None or references is not None:
+            preds, refs = validate_batch(predictions, references)
+            if not preds:
+                raise ValueError("predictions: empty list; give at least one prediction")
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and its reference(s) (validated)."""
+        if prediction is not None or reference is not None:
+            validate_batch([prediction], [reference])
+        return super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        rouge_types=None,
+        use_stemmer=False,
+        tokenizer=None,
+        sentence_splitter="newline",
+        use_aggregator=True,
+        multi_ref="max",
+        return_precision_recall=False,
+        confidence_interval=False,
+        n_resamples=1000,
+        confidence_level=0.95,
+        seed=0,
+        beta=1.0,
+        alpha=None,
+        wlcs_weight=1.2,
+        return_signature=False,
+    ):
+        config = RougeConfig(
+            rouge_types=tuple(rouge_types) if rouge_types is not None else DEFAULT_ROUGE_TYPES,
+            use_stemmer=use_stemmer,
+            tokenizer=tokenizer,
+            sentence_splitter=sentence_splitter,
+            multi_ref=multi_ref,
+            beta=beta,
+            alpha=alpha,
+            wlcs_weight=wlcs_weight,
+            aggregation="bootstrap" if confidence_interval else "mean",
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            seed=seed,
+        )
+        rouge = Rouge(config=config)
+        stats = STATS if return_precision_recall else ("fmeasure",)
+        if not use_aggregator:
+            per_example = rouge.score_examples(predictions=predictions, references=references)
+            out = {
+                output_key(t, s): [float(getattr(ex[t], s)) for ex in per_example]
+                for t in config.rouge_types
+                for s in STATS
+                if s in stats
+            }
+        else:
+            result = rouge.compute(predictions=predictions, references=references)
+            out = result.to_dict(stats)
+            if result.ci is not None:
+                for t, agg in result.ci.items():
+                    for s in stats:
+                        out[output_key(t, s, "low")] = float(getattr(agg.low, s))
+                        out[output_key(t, s, "high")] = float(getattr(agg.high, s))
+        if return_signature:
+            out["signature"] = rouge.signature()
+        return out
