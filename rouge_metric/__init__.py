@@ -6,6 +6,7 @@ and those of ROUGE-1.5.5 for rougeW, rougeS and rougeSU. See README.md.
 
 from ._version import __version__
 from .aggregate import CorpusAccumulator
+from .batch import RougeMapper, aggregate_dataset
 from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
 from .core import active_backend
 from .result import AggregateScore, CorpusResult, Score, output_key
@@ -20,9 +21,11 @@ __all__ = [
     "MULTI_REF_MODES",
     "Rouge",
     "RougeConfig",
+    "RougeMapper",
     "RougeScorer",
     "Score",
     "active_backend",
+    "aggregate_dataset",
     "compute",
     "output_key",
 ]
