@@ -15,8 +15,11 @@ from .aggregate import CorpusAccumulator
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig
 from .core import active_backend
 from .core_py import lcs_length
+from .multilingual import unicode_tokenize
+from .perl_porter import PerlPorterStemmer
 from .result import STATS, output_key
 from .scoring import Rouge, validate_batch
+from .sentence_split import split_sentences
 from .text import TextPipeline
 
 _CITATION = """\

@@ -1,0 +1,161 @@
+"""The evaluate module loaded from its folder: offline, HF rouge's output shape, options, distributed."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from rouge_metric import Rouge, compute
+
+evaluate = pytest.importorskip("evaluate")
+
+PREDS = ["the cat sat on the mat", "general kenobi\nhello there", "a completely different text", ""]
+REFS = [["the cat was on the mat", "a cat sat"], ["hello there\ngeneral kenobi"], ["different text entirely"], [""]]
+
+
+@pytest.fixture(scope="module")
+def module(repo_dir):
+    cwd = os.getcwd()
+    os.chdir(repo_dir)
+    try:
+        yield evaluate.load("./rouge_metric", keep_in_memory=True)
+    finally:
+        os.chdir(cwd)
+
+
+def test_default_output_shape_is_hf_rouge(module):
+    out = module.compute(predictions=["hello there", "general kenobi"], references=["hello there", "general kenobi"])
+    assert out == {"rouge1": 1.0, "rouge2": 1.0, "rougeL": 1.0, "rougeLsum": 1.0}
+    assert all(type(v) is float for v in out.values())
+    assert module.name == "rouge_metric"
+
+
+def test_values_are_exact_means_of_the_core(module):
+    out = module.compute(predictions=PREDS, references=REFS, use_stemmer=True)
+    res = compute(predictions=PREDS, references=REFS, use_stemmer=True)
+    assert out == res.to_dict()
+
+
+def test_string_references_and_rouge_score_values(module):
+    rs = pytest.importorskip("rouge_score.rouge_scorer")
+    preds = [p for p in PREDS]
+    refs = [r[0] for r in REFS]
+    out = module.compute(predictions=preds, references=refs, use_aggregator=False)
+    oracle = rs.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    for t in out:
+        assert out[t] == [oracle.score(r, p)[t].fmeasure for p, r in zip(preds, refs)]
+
+
+def test_options(module):
+    out = module.compute(predictions=PREDS, references=REFS, rouge_types=["rouge1", "rougeSU4", "rougeW"],
+                         return_precision_recall=True, multi_ref="pool", confidence_interval=True, seed=5,
+                         n_resamples=100, return_signature=True)
+    res = Rouge(["rouge1", "rougeSU4", "rougeW"], multi_ref="pool", aggregation="bootstrap", seed=5,
+                n_resamples=100).compute(predictions=PREDS, references=REFS)
+    assert out["rougeSU4_recall"] == res.scores["rougeSU4"].recall
+    assert out["rouge1_low"] == res.ci["rouge1"].low.fmeasure
+    assert out["rouge1_precision_high"] == res.ci["rouge1"].high.precision
+    assert out["signature"] == res.signature
+    assert "multiref:pool" in out["signature"]
+
+
+def test_add_and_add_batch(module):
+    module.add(prediction=PREDS[0], reference=REFS[0])
+    module.add_batch(predictions=PREDS[1:], references=REFS[1:])
+    assert module.compute() == compute(predictions=PREDS, references=REFS).to_dict()
+
+
+def test_errors_name_argument_and_index(module):
+    with pytest.raises(TypeError, match=r"predictions\[1\]: expected str, got None"):
+        module.compute(predictions=["a", None], references=["a", "b"])
+    with pytest.raises(ValueError, match="predictions: empty list"):
+        module.compute(predictions=[], references=[])
+    with pytest.raises(ValueError, match="rouge_types: invalid rouge type 'rougeLSum'"):
+        module.compute(predictions=["a"], references=["a"], rouge_types=["rougeLSum"])
+
+
+def test_loading_makes_no_network_attempt(repo_dir, tmp_path):
+    code = textwrap.dedent(
+        """
+        import sys
+        events = []
+        def hook(event, args):
+            if event in ("socket.connect", "socket.getaddrinfo", "socket.gethostbyname"):
+                events.append((event, str(args)[:80]))
+        sys.addaudithook(hook)
+        import evaluate
+        m = evaluate.load("./rouge_metric")
+        out = m.compute(predictions=["a b"], references=["a b"])
+        print(out["rouge1"], len(events), events[:3])
+        """
+    )
+    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], cwd=repo_dir, env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out[:2] == ["1.0", "0"], out
+
+
+WORKER = textwrap.dedent(
+    """
+    import json, sys
+    import evaluate
+    rank, world, cache, exp, preds, refs = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], \
+        json.loads(sys.argv[5]), json.loads(sys.argv[6])
+    m = evaluate.load("./rouge_metric", num_process=world, process_id=rank, experiment_id=exp, cache_dir=cache)
+    m.add_batch(predictions=preds, references=refs)
+    out = m.compute(use_stemmer=True, return_precision_recall=True)
+    print(json.dumps(out))
+    """
+)
+
+
+def test_distributed_two_processes_equal_one(repo_dir, tmp_path):
+    preds = ["the cats are sitting %d" % i for i in range(12)] + PREDS
+    refs = [["a cat sat %d" % (i % 5), "cats sit"] for i in range(12)] + REFS
+    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1")
+    half = len(preds) // 2
+    shards = [(preds[:half], refs[:half]), (preds[half:], refs[half:])]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WORKER, str(rank), "2", str(tmp_path), "exp-dist",
+                          json.dumps(p), json.dumps(r)], cwd=repo_dir, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+        for rank, (p, r) in enumerate(shards)
+    ]
+    outs = [proc.communicate(timeout=240) for proc in procs]
+    assert all(proc.returncode == 0 for proc in procs), [o[1][-2000:] for o in outs]
+    rank0 = json.loads(outs[0][0].strip().splitlines()[-1])
+    assert outs[1][0].strip().splitlines()[-1] == "null"  # evaluate: ranks > 0 return None
+    single = compute(predictions=preds, references=refs, use_stemmer=True).to_dict(
+        ("precision", "recall", "fmeasure"))
+    assert rank0 == single
+    assert not math.isnan(rank0["rouge1"])
+
+
+def test_script_imports_every_sibling_it_needs(repo_dir):
+    """evaluate copies only siblings imported as ``from .x import y`` at column 0 of the script:
+    every pure-Python module reachable from the script (even through lazy imports) must be listed."""
+    import re
+
+    pkg = repo_dir / "rouge_metric"
+    rel = re.compile(r"^\s*from \.(\w*) import ([\w, ]+)", re.M)
+
+    def deps(name):
+        found = set()
+        for mod, names in rel.findall((pkg / f"{name}.py").read_text(encoding="utf-8")):
+            cands = [mod] if mod else [n.strip() for n in names.split(",")]
+            found.update(c for c in cands if (pkg / f"{c}.py").exists())
+        return found
+
+    script = (pkg / "rouge_metric.py").read_text(encoding="utf-8")
+    top_level = set(re.findall(r"^from \.(\w+) import", script, re.M))
+    closure, todo = set(), set(top_level)
+    while todo:
+        m = todo.pop()
+        if m not in closure:
+            closure.add(m)
+            todo |= deps(m)
+    assert closure <= top_level, f"add column-0 imports to rouge_metric.py for: {sorted(closure - top_level)}"
