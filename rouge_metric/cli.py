@@ -1,111 +1,466 @@
-"""Command line: ``rouge-metric score --predictions FILE --references FILE [--references FILE2 ...]``.
+"""Command line: ``rouge-metric score | explain | export-space``.
 
-Line-aligned text files: line i of the predictions file is scored against line i of every references
-file (several reference files = several references per example). Prints the table with the signature
-(``--json`` for machine-readable output). ``print`` is used here only.
+``score`` reads line-aligned text files, JSONL files (``--prediction-field`` / ``--references-field``)
+or datasets saved with ``Dataset.save_to_disk``, and prints a table with confidence intervals (when
+bootstrapping) and the signature, or ``--json``; ``--per-example FILE`` writes per-example scores as
+JSONL. ``explain`` shows why one example scores what it does. ``export-space`` writes a Hub Space
+folder. The scoring options are derived from :class:`RougeConfig`'s fields and allowed-name tuples.
+``print`` is used here only. Exit codes: see :data:`EXIT_CODES` (and ``docs/cli.md``).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
 import sys
-from typing import List, Optional, Sequence
+import typing
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
+from . import config as config_mod
+from .config import RougeConfig
 
+# ---------------------------------------------------------------------------------- exit codes
 EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_INPUT = 3
+EXIT_USAGE = 2          # bad command line or option value (argparse, invalid rouge type, ...)
+EXIT_FILE = 3           # a file cannot be read or written (missing, a directory, permissions)
+EXIT_FORMAT = 4         # invalid content: bad UTF-8, bad JSON line, missing field, wrong value type
+EXIT_MISALIGNED = 5     # inputs with different numbers of examples
+EXIT_EMPTY = 6          # an input holds no example
+EXIT_RESOURCE = 7       # a needed resource is missing (e.g. nltk punkt data for --sentence-splitter nltk)
+EXIT_INTERRUPTED = 130  # Ctrl-C
+
+EXIT_CODES: Dict[int, str] = {
+    EXIT_OK: "success",
+    1: "internal error (a bug: please report it with the traceback)",
+    EXIT_USAGE: "usage error: bad command line or option value",
+    EXIT_FILE: "a file cannot be read or written (missing, a directory, permissions)",
+    EXIT_FORMAT: "invalid input content: bad UTF-8, bad JSON line, missing field, wrong value type",
+    EXIT_MISALIGNED: "inputs have different numbers of examples",
+    EXIT_EMPTY: "an input holds no example",
+    EXIT_RESOURCE: "a needed resource is missing (nltk punkt data for --sentence-splitter nltk)",
+    EXIT_INTERRUPTED: "interrupted",
+}
 
 
 class InputError(Exception):
-    """Bad input file: the message names the file and line."""
+    """Bad input: the message names the file and line; ``code`` is the exit code."""
+
+    def __init__(self, message: str, code: int = EXIT_FORMAT) -> None:
+        super().__init__(message)
+        self.code = code
 
 
-def read_lines(path: str) -> List[str]:
+# ------------------------------------------------------------------------------------ reading
+FORMATS = ("auto", "text", "jsonl", "dataset")
+_JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
+
+
+def _read_text(path: str) -> str:
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a directory (datasets saved with save_to_disk are read with --format "
+                         "dataset or auto)", EXIT_FILE)
     try:
         with open(path, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
-        raise InputError(f"{path}: file not found") from None
+        raise InputError(f"{path}: file not found", EXIT_FILE) from None
     except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+        raise InputError(f"{path}: cannot read: {exc.strerror}", EXIT_FILE) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path}:{line}: invalid UTF-8 (byte offset {exc.start})") from None
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(f"{path}:{line}: invalid UTF-8 at column {col} (byte offset {exc.start}); "
+                         "re-encode the file as UTF-8", EXIT_FORMAT) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_lines(path: str) -> List[str]:
+    """The lines of a UTF-8 text file (``\\n`` or ``\\r\\n``; a final newline ends the last line)."""
+    text = _read_text(path)
     if text.endswith("\n"):
         text = text[:-1]
     if not text:
-        raise InputError(f"{path}: empty input")
+        raise InputError(f"{path}: empty input (no lines)", EXIT_EMPTY)
     return [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
 
 
+def _check_field(value: Any, where: str, field: str, allow_list: bool) -> Any:
+    if isinstance(value, str):
+        return value
+    if allow_list and isinstance(value, list):
+        if not value:
+            raise InputError(f"{where}: field {field!r} is an empty list; give at least one reference")
+        for j, v in enumerate(value):
+            if not isinstance(v, str):
+                raise InputError(f"{where}: field {field!r}[{j}]: expected a string, got {type(v).__name__}")
+        return value
+    want = "a string or a list of strings" if allow_list else "a string"
+    got = "null" if value is None else type(value).__name__
+    raise InputError(f"{where}: field {field!r}: expected {want}, got {got}")
+
+
+def read_jsonl(path: str, fields: Sequence[Tuple[str, bool]]) -> List[List[Any]]:
+    """Per requested ``(field, allow_list)``, the column of values of a JSONL file (blank lines skipped)."""
+    text = _read_text(path)
+    cols: List[List[Any]] = [[] for _ in fields]
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(obj, dict):
+            raise InputError(f"{path}:{lineno}: expected a JSON object per line, got {type(obj).__name__}")
+        for col, (field, allow_list) in zip(cols, fields):
+            if field not in obj:
+                raise InputError(f"{path}:{lineno}: missing field {field!r}; the object has fields "
+                                 f"{sorted(obj)} (choose with --prediction-field / --references-field)")
+            col.append(_check_field(obj[field], f"{path}:{lineno}", field, allow_list))
+    if not cols or not cols[0]:
+        raise InputError(f"{path}: empty input (no JSON lines)", EXIT_EMPTY)
+    return cols
+
+
+def read_dataset(path: str, fields: Sequence[Tuple[str, bool]], split: Optional[str]) -> List[List[Any]]:
+    """Columns of a dataset saved with ``save_to_disk`` (a ``DatasetDict`` needs ``--split``)."""
+    try:
+        import datasets
+    except ImportError:  # pragma: no cover - datasets is a dependency
+        raise InputError("reading a saved dataset needs `pip install datasets`", EXIT_USAGE) from None
+    if not os.path.exists(path):
+        raise InputError(f"{path}: not found", EXIT_FILE)
+    try:
+        ds = datasets.load_from_disk(path)
+    except FileNotFoundError as exc:
+        raise InputError(f"{path}: not a dataset saved with save_to_disk ({exc})", EXIT_FORMAT) from None
+    if isinstance(ds, datasets.DatasetDict):
+        if split is None and len(ds) == 1:
+            split = next(iter(ds))
+        if split not in ds:
+            raise InputError(f"{path}: a DatasetDict with splits {list(ds)}; choose one with --split", EXIT_USAGE)
+        ds = ds[split]
+    for field, _ in fields:
+        if field not in ds.column_names:
+            raise InputError(f"{path}: missing column {field!r}; the dataset has columns {ds.column_names} "
+                             "(choose with --prediction-field / --references-field)")
+    if len(ds) == 0:
+        raise InputError(f"{path}: empty input (no rows)", EXIT_EMPTY)
+    cols: List[List[Any]] = []
+    for field, allow_list in fields:
+        values = ds.with_format(None)[field][:]
+        cols.append([_check_field(v, f"{path}: row {i}", field, allow_list) for i, v in enumerate(values)])
+    return cols
+
+
+def detect_format(path: str, fmt: str) -> str:
+    if fmt != "auto":
+        return fmt
+    if os.path.isdir(path):
+        return "dataset"
+    return "jsonl" if path.lower().endswith(_JSONL_SUFFIXES) else "text"
+
+
+def load_inputs(args: argparse.Namespace) -> Tuple[List[str], List[List[str]]]:
+    """Predictions and per-example reference lists from the files named on the command line."""
+    pfmt = detect_format(args.predictions, args.format)
+    ref_paths = args.references or []
+    pfield = (args.prediction_field, False)
+    rfield = (args.references_field, True)
+    if not ref_paths and pfmt == "text":
+        raise InputError("--references: required when the predictions are a text file "
+                         "(JSONL files and datasets can hold both fields)", EXIT_USAGE)
+
+    def read(path: str, fmt: str, fields):
+        if fmt == "text":
+            return [read_lines(path)]
+        if fmt == "jsonl":
+            return read_jsonl(path, fields)
+        return read_dataset(path, fields, args.split)
+
+    if ref_paths:
+        preds = read(args.predictions, pfmt, [pfield])[0]
+        ref_cols = [(rp, read(rp, detect_format(rp, args.format), [rfield])[0]) for rp in ref_paths]
+    else:
+        preds, refs = read(args.predictions, pfmt, [pfield, rfield])
+        ref_cols = [(args.predictions, refs)]
+    for rp, col in ref_cols:
+        if len(col) != len(preds):
+            unit = "lines" if detect_format(rp, args.format) == "text" else "examples"
+            raise InputError(
+                f"{rp}: {len(col)} {unit}, but {args.predictions} has {len(preds)}; inputs must be aligned "
+                "(one reference entry per prediction)", EXIT_MISALIGNED)
+    refs_out: List[List[str]] = [[] for _ in preds]
+    for _, col in ref_cols:
+        for acc, r in zip(refs_out, col):
+            if isinstance(r, str):
+                acc.append(r)
+            else:
+                acc.extend(r)
+    return preds, refs_out
+
+
+# ------------------------------------------------------------------------------- config options
+#: Names allowed for a config field, looked up at parser build time (so names added to these tuples
+#: appear automatically).
+_CHOICES = {
+    "tokenizer": "TOKENIZERS",
+    "sentence_splitter": "SENTENCE_SPLITTERS",
+    "multi_ref": "MULTI_REF_MODES",
+    "aggregation": "AGGREGATIONS",
+}
+_HELP = {
+    "rouge_types": "rouge types: " + config_mod.ROUGE_TYPE_HELP,
+    "use_stemmer": "stem tokens (rouge-score's Porter stemmer); optionally name the stemmer",
+    "tokenizer": "tokenizer ('default' is rouge-score's)",
+    "sentence_splitter": "how rougeLsum/rougeW find sentences",
+    "multi_ref": "multi-reference mode: max (rouge-score), mean, pool (ROUGE-1.5.5 -f A), best_recall (-f B)",
+    "beta": "F-measure beta (1 = F1)",
+    "alpha": "ROUGE-1.5.5 -p alpha (overrides --beta)",
+    "wlcs_weight": "ROUGE-W weight",
+    "aggregation": "mean (exact) or bootstrap (adds confidence intervals)",
+    "n_resamples": "bootstrap resamples",
+    "confidence_level": "bootstrap confidence level",
+    "seed": "bootstrap seed",
+}
+
+
+def _docstring_help() -> Dict[str, str]:
+    """Field help from the ``Attributes:`` section of :class:`RougeConfig`'s docstring."""
+    out: Dict[str, str] = {}
+    names: List[str] = []
+    in_attrs = False
+    for line in (RougeConfig.__doc__ or "").splitlines():
+        stripped = line.strip()
+        if stripped == "Attributes:":
+            in_attrs = True
+            continue
+        if not in_attrs or not stripped:
+            continue
+        head, sep, rest = stripped.partition(": ")
+        cand = [n.strip() for n in head.split(",")]
+        if sep and all(n.isidentifier() for n in cand) and len(line) - len(line.lstrip()) <= 8:
+            names = cand
+            for n in names:
+                out[n] = rest
+        elif names:
+            for n in names:
+                out[n] += " " + stripped
+    return {k: v.replace("``", "") for k, v in out.items()}
+
+
+def _config_fields() -> List[Tuple[dataclasses.Field, Any]]:
+    hints = typing.get_type_hints(RougeConfig)
+    return [(f, hints.get(f.name)) for f in dataclasses.fields(RougeConfig) if f.init]
+
+
 def add_config_arguments(p: argparse.ArgumentParser) -> None:
-    """The scoring options shared by every subcommand (defaults from :class:`RougeConfig`)."""
-    d = RougeConfig()
-    p.add_argument("--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), metavar="TYPE",
-                   help="rouge types (default: %(default)s)")
-    p.add_argument("--use-stemmer", action="store_true", help="Porter stemming (rouge-score's)")
-    p.add_argument("--tokenizer", default="default", help="tokenizer name (default: rouge-score's)")
-    p.add_argument("--sentence-splitter", default=d.sentence_splitter, help="rougeLsum sentence splitter")
-    p.add_argument("--multi-ref", default=d.multi_ref, choices=MULTI_REF_MODES, help="multi-reference mode")
-    p.add_argument("--beta", type=float, default=d.beta, help="F-measure beta (default 1)")
-    p.add_argument("--alpha", type=float, default=None, help="ROUGE-1.5.5 -p alpha (overrides --beta)")
-    p.add_argument("--wlcs-weight", type=float, default=d.wlcs_weight, help="ROUGE-W weight")
-    p.add_argument("--bootstrap", action="store_true", help="bootstrap confidence intervals")
-    p.add_argument("--n-resamples", type=int, default=d.n_resamples)
-    p.add_argument("--confidence-level", type=float, default=d.confidence_level)
-    p.add_argument("--seed", type=int, default=d.seed)
+    """One option per :class:`RougeConfig` field (defaults and allowed names from config.py)."""
+    g = p.add_argument_group("scoring options (RougeConfig fields)")
+    doc_help = _docstring_help()
+    for f, hint in _config_fields():
+        opt = "--" + f.name.replace("_", "-")
+        default = f.default
+        help_ = _HELP.get(f.name) or doc_help.get(f.name) or f"RougeConfig.{f.name}"
+        help_ = help_.replace("%", "%%")
+        if f.name in _CHOICES:
+            choices = list(getattr(config_mod, _CHOICES[f.name]))
+            g.add_argument(opt, default=default if default is not None else choices[0], choices=choices,
+                           help=help_ + " (default: %(default)s)")
+        elif f.name == "use_stemmer":
+            stemmers = list(config_mod.STEMMERS)
+            g.add_argument(opt, nargs="?", const=True, default=False, choices=stemmers, metavar="STEMMER",
+                           help=help_ + f" ({', '.join(stemmers)})")
+        elif isinstance(default, tuple):
+            g.add_argument(opt, nargs="+", default=list(default), metavar=f.name.upper().rstrip("S"),
+                           help=help_ + " (default: %(default)s)")
+        elif isinstance(default, bool):
+            g.add_argument(opt, action=argparse.BooleanOptionalAction, default=default, help=help_)
+        else:
+            typ = float if isinstance(default, float) else int if isinstance(default, int) else None
+            if typ is None:
+                args = typing.get_args(hint)
+                typ = next((a for a in args if a in (int, float)), str)
+            g.add_argument(opt, type=typ, default=default, help=help_ + " (default: %(default)s)")
+    g.add_argument("--bootstrap", dest="aggregation", action="store_const", const="bootstrap",
+                   help="shorthand for --aggregation bootstrap")
+    g.add_argument("--backend", default=None, choices=["auto", "python", "native"],
+                   help="kernel backend (default: $ROUGE_METRIC_BACKEND or auto; the numbers are the same)")
 
 
 def config_from_args(args: argparse.Namespace) -> RougeConfig:
-    return RougeConfig(
-        rouge_types=tuple(args.rouge_types), use_stemmer=args.use_stemmer, tokenizer=args.tokenizer,
-        sentence_splitter=args.sentence_splitter, multi_ref=args.multi_ref, beta=args.beta, alpha=args.alpha,
-        wlcs_weight=args.wlcs_weight, aggregation="bootstrap" if args.bootstrap else "mean",
-        n_resamples=args.n_resamples, confidence_level=args.confidence_level, seed=args.seed,
-    )
+    """The :class:`RougeConfig` of parsed options (validated by RougeConfig itself)."""
+    kwargs = {f.name: getattr(args, f.name) for f, _ in _config_fields()}
+    kwargs["rouge_types"] = tuple(kwargs["rouge_types"])
+    return RougeConfig(**kwargs)
 
 
-def _load_pairs(pred_path: str, ref_paths: Sequence[str]):
-    preds = read_lines(pred_path)
-    ref_cols = []
-    for rp in ref_paths:
-        lines = read_lines(rp)
-        if len(lines) != len(preds):
-            raise InputError(
-                f"{rp}: {len(lines)} lines, but {pred_path} has {len(preds)}; files must be line-aligned"
-            )
-        ref_cols.append(lines)
-    refs = [list(col) for col in zip(*ref_cols)]
-    return preds, refs
+# ---------------------------------------------------------------------------------- score
+def _progress(total: int, quiet: bool):
+    if quiet or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm comes with datasets
+        return None
+    return tqdm(total=total, file=sys.stderr, unit="ex", desc="rouge", leave=False, mininterval=0.2)
+
+
+def _open_output(path: str):
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror}", EXIT_FILE) from None
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from .result import STATS, output_key
     from .scoring import Rouge
 
     config = config_from_args(args)
-    preds, refs = _load_pairs(args.predictions, args.references)
-    result = Rouge(config=config).compute(predictions=preds, references=refs)
+    rouge = Rouge(config=config, backend=args.backend)
+    preds, refs = load_inputs(args)
+    acc = rouge.accumulator()
+    bar = _progress(len(preds), args.quiet)
+    out = _open_output(args.per_example) if args.per_example else None
+    try:
+        for i, (scores, pl, rl) in enumerate(rouge.iter_scores(preds, refs)):
+            acc.add(scores, pl, rl)
+            if out is not None:
+                row: Dict[str, Any] = {"index": i}
+                for t, sc in scores.items():
+                    for s in STATS:
+                        row[output_key(t, s)] = getattr(sc, s)
+                out.write(json.dumps(row) + "\n")
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+        if out is not None:
+            out.close()
+    result = rouge.result(acc)
     if args.json:
         print(json.dumps(result.as_json(), indent=2))
     else:
-        print(result.format_table())
+        print(result.format_table(digits=args.digits))
     return EXIT_OK
 
 
+# -------------------------------------------------------------------------------- explain
+def cmd_explain(args: argparse.Namespace) -> int:
+    from .explain import explain
+
+    if args.prediction is not None:
+        if not args.reference:
+            raise InputError("--reference: required with --prediction (repeat it for more references)", EXIT_USAGE)
+        pred, refs = args.prediction, list(args.reference)
+    elif args.predictions is not None:
+        preds, all_refs = load_inputs(args)
+        if not 0 <= args.index < len(preds):
+            raise InputError(f"--index: {args.index} is out of range; the inputs have {len(preds)} examples "
+                             f"(0 .. {len(preds) - 1})", EXIT_USAGE)
+        pred, refs = preds[args.index], all_refs[args.index]
+    else:
+        raise InputError("give --prediction TEXT --reference TEXT, or --predictions FILE [--references FILE] "
+                         "--index N", EXIT_USAGE)
+    config = config_from_args(args)
+    ex = explain(prediction=pred, references=refs, config=config, backend=args.backend)
+    if args.json:
+        print(json.dumps(ex.to_dict(), indent=2))
+    else:
+        color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                           and not os.environ.get("NO_COLOR"))
+        print(ex.format(color=color))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- export-space
+def cmd_export_space(args: argparse.Namespace) -> int:
+    from .space import export_space
+
+    try:
+        files = export_space(args.directory, overwrite=args.force)
+    except FileExistsError as exc:
+        raise InputError(str(exc), EXIT_FILE) from None
+    except OSError as exc:
+        raise InputError(f"{args.directory}: cannot write: {exc.strerror or exc}", EXIT_FILE) from None
+    if not args.quiet:
+        print(f"wrote {len(files)} files to {args.directory}: {', '.join(sorted(files))}")
+        print(f'check it with: python -c "import evaluate; print(evaluate.load({args.directory!r}))"')
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------- parser
+def _add_input_arguments(p: argparse.ArgumentParser, required: bool) -> None:
+    g = p.add_argument_group("inputs")
+    g.add_argument("--predictions", required=required, metavar="PATH",
+                   help="predictions: a text file (one per line), a JSONL file or a saved dataset directory")
+    g.add_argument("--references", action="append", metavar="PATH",
+                   help="references, aligned with the predictions (repeat for several references); "
+                        "omit to read them from the predictions JSONL file or dataset")
+    g.add_argument("--format", choices=FORMATS, default="auto",
+                   help="input format (auto: directory = dataset, .jsonl/.ndjson/.json = JSONL, else text)")
+    g.add_argument("--prediction-field", default="prediction", metavar="NAME",
+                   help="JSONL field / dataset column of the prediction (default: %(default)s)")
+    g.add_argument("--references-field", default="references", metavar="NAME",
+                   help="JSONL field / dataset column of the reference(s): a string or a list of strings "
+                        "(default: %(default)s)")
+    g.add_argument("--split", default=None, help="split of a saved DatasetDict")
+
+
+def _epilog() -> str:
+    return "exit codes:\n" + "\n".join(f"  {k:<4} {v}" for k, v in EXIT_CODES.items())
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rouge-metric", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    sc = sub.add_parser("score", help="score line-aligned prediction/reference files")
-    sc.add_argument("--predictions", required=True, help="predictions file, one per line")
-    sc.add_argument("--references", required=True, action="append", help="references file (repeat for more)")
-    sc.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(prog="rouge-metric", description="ROUGE scores with a signature.",
+                                     epilog=_epilog(), formatter_class=fmt)
+    from ._version import __version__
+
+    parser.add_argument("--version", action="version", version=f"rouge-metric {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sc = sub.add_parser("score", help="score predictions against references", epilog=_epilog(),
+                        formatter_class=fmt, description="Score a corpus: mean P/R/F per rouge type.")
+    _add_input_arguments(sc, required=True)
+    o = sc.add_argument_group("output")
+    o.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    o.add_argument("--per-example", metavar="FILE", help="write per-example scores to FILE (JSONL)")
+    o.add_argument("--digits", type=int, default=2, help="digits in the table (default: %(default)s)")
+    o.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_config_arguments(sc)
     sc.set_defaults(func=cmd_score)
+
+    ex = sub.add_parser("explain", help="show why one example scores what it does", epilog=_epilog(),
+                        formatter_class=fmt,
+                        description="Matched n-grams (clipped counts), LCS tokens and positions, rougeLsum "
+                                    "union-LCS hits per reference sentence.")
+    t = ex.add_argument_group("texts")
+    t.add_argument("--prediction", metavar="TEXT", help="the prediction text")
+    t.add_argument("--reference", action="append", metavar="TEXT", help="a reference text (repeatable)")
+    _add_input_arguments(ex, required=False)
+    ex.add_argument("--index", type=int, default=0, help="example index (0-based) when reading files")
+    ex.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                    help="ANSI colours (auto: when stdout is a terminal and NO_COLOR is unset)")
+    ex.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    add_config_arguments(ex)
+    ex.set_defaults(func=cmd_explain)
+
+    sp = sub.add_parser("export-space", help="write a Hugging Face Space folder for this metric",
+                        epilog=_epilog(), formatter_class=fmt,
+                        description="Write README.md (the metric card), rouge_metric.py and the package "
+                                    "modules it needs, app.py and requirements.txt. The folder name must "
+                                    "be rouge_metric for evaluate.load(DIR).")
+    sp.add_argument("directory", metavar="DIR", help="output folder (its last component must be rouge_metric)")
+    sp.add_argument("--force", action="store_true", help="overwrite files in an existing folder")
+    sp.add_argument("--quiet", "-q", action="store_true")
+    sp.set_defaults(func=cmd_export_space)
     return parser
 
 
@@ -116,10 +471,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return args.func(args)
     except InputError as exc:
         print(f"rouge-metric: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    except (ValueError, TypeError, LookupError) as exc:
+        return exc.code
+    except LookupError as exc:  # missing nltk data (KeyError is a LookupError but not raised here)
+        print(f"rouge-metric: error: {exc}", file=sys.stderr)
+        return EXIT_RESOURCE
+    except (ValueError, TypeError) as exc:
         print(f"rouge-metric: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("rouge-metric: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `rouge-metric ... | head`
+        try:
+            sys.stdout.close()
+        except OSError:
+            pass
+        return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

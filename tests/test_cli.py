@@ -1,0 +1,206 @@
+"""The command line: inputs (text, JSONL, saved datasets), options derived from RougeConfig, outputs,
+errors with file and line, exit codes."""
+
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rouge_metric import Rouge, RougeConfig, cli
+from rouge_metric import config as config_mod
+from rouge_metric.result import STATS, output_key
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "examples" / "data"
+
+
+def run(argv, capsys):
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def lines(name):
+    return (DATA / name).read_text(encoding="utf-8").splitlines()
+
+
+def test_readme_job_console_script_and_module():
+    """The README's main job, through the console script and ``python -m``: same numbers as the API."""
+    argv = ["score", "--predictions", "examples/data/predictions.txt", "--references",
+            "examples/data/references.txt", "--references", "examples/data/references2.txt"]
+    preds = lines("predictions.txt")
+    refs = [list(r) for r in zip(lines("references.txt"), lines("references2.txt"))]
+    want = Rouge().compute(predictions=preds, references=refs)
+    exe = shutil.which("rouge-metric")
+    cmds = [[sys.executable, "-m", "rouge_metric"]] + ([[exe]] if exe else [])
+    for cmd in cmds:
+        out = subprocess.run(cmd + argv, cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == want.format_table()
+        assert out.stderr == ""  # no progress bar when stderr is not a terminal
+    js = subprocess.run(cmds[0] + argv + ["--json"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert json.loads(js.stdout) == want.as_json()
+
+
+def test_bootstrap_table_has_intervals_and_signature(capsys):
+    code, out, _ = run(["score", "--predictions", DATA / "predictions.txt", "--references",
+                        DATA / "references.txt", "--bootstrap", "--n-resamples", "100", "--seed", "7",
+                        "--use-stemmer", "--rouge-types", "rouge1", "rougeSU4"], capsys)
+    assert code == 0
+    want = Rouge(["rouge1", "rougeSU4"], use_stemmer=True, aggregation="bootstrap", n_resamples=100,
+                 seed=7).compute(predictions=lines("predictions.txt"),
+                                 references=lines("references.txt"))
+    assert out.strip() == want.format_table()
+    assert "[" in out and "seed=7" in out and "stem:porter" in out
+
+
+def test_jsonl_same_file_str_and_list_references(tmp_path, capsys):
+    rows = [{"pred": "the cat sat on the mat", "refs": ["a cat sat on a mat", "the cat"]},
+            {"pred": "dogs run\nfast", "refs": "the dog runs fast"},
+            {"pred": "", "refs": ["nothing here"]}]
+    f = tmp_path / "data.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n\n", encoding="utf-8")
+    per = tmp_path / "per.jsonl"
+    code, out, _ = run(["score", "--predictions", f, "--prediction-field", "pred", "--references-field", "refs",
+                        "--json", "--per-example", per, "--multi-ref", "mean"], capsys)
+    assert code == 0
+    preds = [r["pred"] for r in rows]
+    refs = [r["refs"] for r in rows]
+    rouge = Rouge(multi_ref="mean")
+    assert json.loads(out) == rouge.compute(predictions=preds, references=refs).as_json()
+    got = [json.loads(ln) for ln in per.read_text().splitlines()]
+    for i, (row, ex) in enumerate(zip(got, rouge.score_examples(predictions=preds, references=refs))):
+        assert row["index"] == i
+        assert row == {"index": i, **{output_key(t, s): getattr(sc, s) for t, sc in ex.items() for s in STATS}}
+
+
+def test_jsonl_predictions_with_text_and_jsonl_references(tmp_path, capsys):
+    (tmp_path / "p.jsonl").write_text('{"prediction": "a b c"}\n{"prediction": "d e"}\n', encoding="utf-8")
+    (tmp_path / "r.txt").write_text("a b\r\nd\r\n", encoding="utf-8")
+    (tmp_path / "r2.jsonl").write_text('{"references": ["c", "x y"]}\n{"references": "e"}\n', encoding="utf-8")
+    code, out, _ = run(["score", "--predictions", tmp_path / "p.jsonl", "--references", tmp_path / "r.txt",
+                        "--references", tmp_path / "r2.jsonl", "--json", "--multi-ref", "pool"], capsys)
+    assert code == 0
+    want = Rouge(multi_ref="pool").compute(predictions=["a b c", "d e"],
+                                           references=[["a b", "c", "x y"], ["d", "e"]])
+    assert json.loads(out) == want.as_json()
+
+
+def test_saved_dataset_and_dataset_dict(tmp_path, capsys):
+    datasets = pytest.importorskip("datasets")
+    data = {"prediction": ["the cat sat", "a dog barked"], "references": [["the cat sat down"], ["a dog"]]}
+    ds = datasets.Dataset.from_dict(data)
+    ds.save_to_disk(str(tmp_path / "ds"))
+    datasets.DatasetDict({"test": ds, "train": ds.select([0])}).save_to_disk(str(tmp_path / "dd"))
+    want = Rouge().compute(predictions=data["prediction"], references=data["references"]).as_json()
+    code, out, _ = run(["score", "--predictions", tmp_path / "ds", "--json"], capsys)
+    assert code == 0 and json.loads(out) == want
+    code, out, _ = run(["score", "--predictions", tmp_path / "dd", "--split", "test", "--json"], capsys)
+    assert code == 0 and json.loads(out) == want
+    code, _, err = run(["score", "--predictions", tmp_path / "dd"], capsys)
+    assert code == cli.EXIT_USAGE and "splits ['test', 'train']" in err
+    code, _, err = run(["score", "--predictions", tmp_path / "ds", "--references-field", "refs"], capsys)
+    assert code == cli.EXIT_FORMAT and "missing column 'refs'" in err
+
+
+def test_every_config_field_has_an_option_with_config_choices(monkeypatch):
+    parser = cli.build_parser()
+    sub = parser._subparsers._group_actions[0].choices["score"]
+    opts = {a.dest: a for a in sub._actions}
+    for f in dataclasses.fields(RougeConfig):
+        assert f.name in opts, f"no command-line option for RougeConfig.{f.name}"
+    assert opts["tokenizer"].choices == list(config_mod.TOKENIZERS)
+    assert opts["multi_ref"].choices == list(config_mod.MULTI_REF_MODES)
+    assert opts["sentence_splitter"].choices == list(config_mod.SENTENCE_SPLITTERS)
+    # defaults give the default config
+    args = parser.parse_args(["score", "--predictions", "x", "--references", "y"])
+    assert cli.config_from_args(args) == RougeConfig()
+    # a name added to a config tuple shows up without touching the CLI
+    monkeypatch.setattr(config_mod, "TOKENIZERS", config_mod.TOKENIZERS + ("brand_new",))
+    sub = cli.build_parser()._subparsers._group_actions[0].choices["score"]
+    assert "brand_new" in {a.dest: a for a in sub._actions}["tokenizer"].choices
+
+
+def test_options_reach_the_config():
+    args = cli.build_parser().parse_args([
+        "score", "--predictions", "x", "--references", "y", "--rouge-types", "rouge3", "rougeW",
+        "--use-stemmer", "--tokenizer", "whitespace", "--multi-ref", "best_recall", "--alpha", "0.5",
+        "--wlcs-weight", "1.5", "--aggregation", "bootstrap", "--n-resamples", "10", "--confidence-level", "0.9",
+        "--seed", "3"])
+    assert cli.config_from_args(args) == RougeConfig(
+        rouge_types=("rouge3", "rougeW"), use_stemmer=True, tokenizer="whitespace", multi_ref="best_recall",
+        alpha=0.5, wlcs_weight=1.5, aggregation="bootstrap", n_resamples=10, confidence_level=0.9, seed=3)
+
+
+def _write(path: Path, data) -> Path:
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("pred,ref,extra,code,message", [
+    ("a\nb\n", None, ["--references", "{tmp}/nope.txt"], cli.EXIT_FILE, r"nope.txt: file not found"),
+    ("a\nb\n", "a\n", [], cli.EXIT_MISALIGNED, r"ref.txt: 1 lines, but .*pred.txt has 2"),
+    ("a\nb\n", b"ok\n\xff\xfe\n", [], cli.EXIT_FORMAT, r"ref.txt:2: invalid UTF-8 at column 1"),
+    ("", "a\n", [], cli.EXIT_EMPTY, r"pred.txt: empty input"),
+    ('{"prediction": "a", "references": "a"}\n{"prediction": "b", references}\n', None, ["--format", "jsonl"],
+     cli.EXIT_FORMAT, r"pred.txt:2: invalid JSON"),
+    ('{"prediction": "a", "references": "a"}\n{"text": "b"}\n', None, ["--format", "jsonl"],
+     cli.EXIT_FORMAT, r"pred.txt:2: missing field 'prediction'; the object has fields \['text'\]"),
+    ('{"prediction": "a", "references": [1]}\n', None, ["--format", "jsonl"],
+     cli.EXIT_FORMAT, r"pred.txt:1: field 'references'\[0\]: expected a string, got int"),
+    ('{"prediction": null, "references": "a"}\n', None, ["--format", "jsonl"],
+     cli.EXIT_FORMAT, r"pred.txt:1: field 'prediction': expected a string, got null"),
+    ('[1, 2]\n', None, ["--format", "jsonl"], cli.EXIT_FORMAT, r"pred.txt:1: expected a JSON object"),
+    ("a\n", "a\n", ["--rouge-types", "rougeX"], cli.EXIT_USAGE, r"rouge_types: invalid rouge type 'rougeX'"),
+    ("a\n", "a\n", ["--beta", "-1"], cli.EXIT_USAGE, r"beta: expected a finite number > 0"),
+    ("a\n", None, [], cli.EXIT_USAGE, r"--references: required"),
+    ("a\n", "a\n", ["--per-example", "{tmp}/no/such/dir/x.jsonl"], cli.EXIT_FILE, r"x.jsonl: cannot write"),
+])
+def test_errors_name_file_and_line(tmp_path, capsys, pred, ref, extra, code, message):
+    argv = ["score", "--predictions", _write(tmp_path / "pred.txt", pred)]
+    if ref is not None:
+        argv += ["--references", _write(tmp_path / "ref.txt", ref)]
+    argv += [a.format(tmp=tmp_path) for a in extra]
+    got, out, err = run(argv, capsys)
+    assert got == code, err
+    assert out == ""
+    assert err.startswith("rouge-metric: error: ")
+    import re
+
+    assert re.search(message, err), err
+
+
+def test_directory_as_text_and_bad_choice(tmp_path, capsys):
+    code, _, err = run(["score", "--predictions", tmp_path, "--references", tmp_path, "--format", "text"], capsys)
+    assert code == cli.EXIT_FILE and "is a directory" in err
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["score", "--predictions", "a", "--references", "b", "--multi-ref", "median"])
+    assert exc.value.code == cli.EXIT_USAGE
+    assert "invalid choice: 'median'" in capsys.readouterr().err
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):
+    p = _write(tmp_path / "p.txt", "a b\n" * 50)
+    argv = ["score", "--predictions", p, "--references", p]
+    code, _, err = run(argv, capsys)
+    assert code == 0 and err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, _, err = run(argv, capsys)
+    assert code == 0 and "rouge:" in err and "/50" in err
+    code, _, err = run(argv + ["--quiet"], capsys)
+    assert code == 0 and err == ""
+
+
+def test_exit_codes_are_documented():
+    doc = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    for code, meaning in cli.EXIT_CODES.items():
+        assert f"| {code} |" in doc, f"exit code {code} ({meaning}) missing from docs/cli.md"
+    assert "exit codes:" in cli.build_parser().format_help()
