@@ -18,6 +18,7 @@ from .core_py import lcs_length
 from .multilingual import unicode_tokenize
 from .perl_porter import PerlPorterStemmer
 from .result import STATS, output_key
+from .rouge155 import perl_tokens
 from .scoring import Rouge, validate_batch
 from .sentence_split import split_sentences
 from .text import TextPipeline
@@ -105,18 +106,21 @@ class RougeMetric(evaluate.Metric):
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (validated: the message names the bad index)."""
-        # Validate here, where the index of a bad input is still known (evaluate's own check
-        # cannot name it, and an empty batch makes it raise IndexError).
+        # Validate here, where the index of a bad input is still known (evaluate's own check cannot
+        # name it, and an empty batch makes it raise IndexError). References are always stored as
+        # lists: evaluate picks one feature format from the first example, and a plain string stored
+        # under the list format would silently become a list of characters.
         if predictions is not None or references is not None:
-            preds, refs = validate_batch(predictions, references)
-            if not preds:
+            predictions, references = validate_batch(predictions, references)
+            if not predictions:
                 raise ValueError("predictions: empty list; give at least one prediction")
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference(s) (validated)."""
         if prediction is not None or reference is not None:
-            validate_batch([prediction], [reference])
+            preds, refs = validate_batch([prediction], [reference])
+            prediction, reference = preds[0], refs[0]
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(

@@ -159,3 +159,14 @@ def test_script_imports_every_sibling_it_needs(repo_dir):
             closure.add(m)
             todo |= deps(m)
     assert closure <= top_level, f"add column-0 imports to rouge_metric.py for: {sorted(closure - top_level)}"
+
+
+def test_mixed_string_and_list_references_are_not_split_into_characters(module):
+    preds = ["the cat sat on the mat", "a dog barked at night"]
+    refs = [["the cat was on the mat", "a cat sat on a mat"], "the dog barked all night"]
+    module.add_batch(predictions=preds[:1], references=["the cat was on the mat"])  # str first...
+    module.add_batch(predictions=preds[1:], references=[["the dog barked all night", "x"]])  # ...then a list
+    added = [refs[0][0], ["the dog barked all night", "x"]]
+    assert module.compute() == compute(predictions=preds, references=added).to_dict()
+    out = module.compute(predictions=preds, references=refs, use_stemmer=True)
+    assert out == compute(predictions=preds, references=refs, use_stemmer=True).to_dict()
