@@ -59,5 +59,6 @@ def test_markdown_examples(relpath, repo_dir, tmp_path, monkeypatch):
     globs = {}
     for i, block in enumerate(blocks):
         test = parser.get_doctest(block, globs, f"{relpath}[{i}]", relpath, 0)
-        runner.run(test)
+        runner.run(test, clear_globs=False)
+        globs.update(test.globs)  # names carry over from block to block, as a reader expects
     assert runner.failures == 0, f"{runner.failures} failing example(s) in {relpath}"
