@@ -1,1 +1,35 @@
-"""Seq2SeqTrainer integration, installed as ``rouge_metric.callbacks`` (see the training issue)."""
+"""Seq2SeqTrainer integration, installed as ``rouge_metric.callbacks``.
+
+* :class:`RougeComputeMetrics`: the ``compute_metrics`` callable (plain and ``batch_eval_metrics`` modes).
+* :class:`RougeCallback`: a ``TrainerCallback`` that logs ROUGE, writes ``rouge_history.jsonl``, keeps
+  sample predictions and tracks the best checkpoint.
+* :func:`decode_eval_pred`: the decoding both use.
+
+Names are imported lazily: ``import rouge_metric.callbacks`` needs neither torch nor transformers;
+using :class:`RougeCallback` needs transformers in the supported range (``pip install
+"rouge-metric-hf[train]"``). See docs/training.md.
+"""
+
+from typing import Any
+
+__all__ = ["RougeCallback", "RougeComputeMetrics", "decode_eval_pred", "generate_and_score"]
+
+_HOMES = {
+    "RougeComputeMetrics": "compute_metrics",
+    "decode_eval_pred": "decode",
+    "RougeCallback": "trainer_callback",
+    "generate_and_score": "trainer_callback",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'rouge_metric.callbacks' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
+
+def __dir__() -> list:
+    return sorted(list(globals()) + __all__)

@@ -1,0 +1,188 @@
+"""``RougeComputeMetrics``: the ``compute_metrics`` callable for ``Seq2SeqTrainer``.
+
+A thin adapter: decode (:mod:`.decode`), score into the core's :class:`~rouge_metric.CorpusAccumulator`
+(``Rouge.add_to``), read the result (``Rouge.result``). It does no ROUGE arithmetic of its own, so the
+plain and the ``batch_eval_metrics`` modes give the same floats (the accumulator's sums are exact).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Dict, List, Optional, Sequence
+
+from rouge_metric.config import DEFAULT_ROUGE_TYPES
+from rouge_metric.result import STATS, CorpusResult, output_key
+from rouge_metric.scoring import Rouge
+
+from ._compat import check_installed_transformers
+from .decode import DecodedBatch, decode_eval_pred
+
+logger = logging.getLogger("rouge_metric")
+
+
+class RougeComputeMetrics:
+    """ROUGE for ``Seq2SeqTrainer(compute_metrics=...)``, in the plain and the batched mode.
+
+    Args:
+        tokenizer: decodes the token ids (needs ``pad_token_id`` and ``batch_decode``).
+        rouge_types: rouge types to report (default ``rouge1, rouge2, rougeL, rougeLsum``).
+        use_stemmer: Porter stemming, on by default as in the HF summarization example.
+        sentence_splitter: how rougeLsum finds sentences in the decoded texts: ``"newline"`` (default),
+            ``"nltk"`` (punkt data; fails at construction with the core's message when it is missing),
+            any other name the core registers, or a callable ``str -> list[str]``.
+        stats: which statistics to return: any of ``"fmeasure"``, ``"precision"``, ``"recall"``.
+        scale: multiply scores by this (100 by default, as the HF examples log).
+        gen_len: also return ``gen_len``, the mean number of non-pad generated tokens.
+        num_samples: keep this many (prediction, reference, per-example scores) of each evaluation in
+            :attr:`last_samples` (read by :class:`~rouge_metric.callbacks.RougeCallback`).
+        sync_ranks: merge the accumulators of all ``torch.distributed`` ranks before the result. Leave it
+            off with the Trainer, which already gathers predictions on every rank (in both modes);
+            turn it on only in a custom loop where each rank sees just its own shard.
+        **rouge_options: other :class:`~rouge_metric.RougeConfig` fields (``tokenizer`` there is the ROUGE
+            word tokenizer, so it is spelled ``rouge_tokenizer`` here), e.g. ``multi_ref``.
+
+    Returns from ``__call__``: ``{"rouge1": ..., "rouge2": ..., "rougeL": ..., "rougeLsum": ..., "gen_len": ...}``
+    (plus ``rouge1_precision`` ... on request), numbers only, so the Trainer can log them.
+
+    >>> from rouge_metric.callbacks.testing import build_tokenizer
+    >>> tok = build_tokenizer(["the cat sat on the mat", "a dog ran"])
+    >>> labels = [tok("the cat sat on the mat")["input_ids"]]
+    >>> preds = [[tok.pad_token_id] + tok("the cat sat")["input_ids"]]
+    >>> metric = RougeComputeMetrics(tok)
+    >>> metric((preds, labels))
+    {'rouge1': 66.66666666666666, 'rouge2': 57.142857142857146, 'rougeL': 66.66666666666666, 'rougeLsum': 66.66666666666666, 'gen_len': 4.0}
+    """
+
+    def __init__(self, tokenizer: Any, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
+                 use_stemmer: bool = True, sentence_splitter: Any = "newline",
+                 stats: Sequence[str] = ("fmeasure",), scale: float = 100.0, gen_len: bool = True,
+                 num_samples: int = 0, sync_ranks: bool = False, rouge_tokenizer: Any = None,
+                 **rouge_options: Any) -> None:
+        check_installed_transformers()
+        if tokenizer is None or not callable(getattr(tokenizer, "batch_decode", None)):
+            raise TypeError(f"tokenizer: expected a Hugging Face tokenizer with batch_decode, got {type(tokenizer).__name__}")
+        if rouge_options.get("aggregation", "mean") != "mean":
+            raise ValueError(
+                "aggregation: compute_metrics reports exact means only; for bootstrap intervals score the saved "
+                "predictions with rouge_metric.compute(..., aggregation='bootstrap')"
+            )
+        if isinstance(stats, str):
+            stats = (stats,)
+        for s in stats:
+            if s not in STATS:
+                raise ValueError(f"stats: unknown statistic {s!r}; allowed: {', '.join(map(repr, STATS))}")
+        if not stats:
+            raise ValueError(f"stats: must not be empty; allowed: {', '.join(map(repr, STATS))}")
+        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
+            raise ValueError(f"num_samples: expected an integer >= 0, got {num_samples!r}")
+        self.tokenizer = tokenizer
+        self.rouge = Rouge(rouge_types, use_stemmer=use_stemmer, sentence_splitter=sentence_splitter,
+                           tokenizer=rouge_tokenizer, **rouge_options)
+        self.stats = tuple(stats)
+        self.scale = float(scale)
+        self.gen_len = bool(gen_len)
+        self.num_samples = num_samples
+        self.sync_ranks = bool(sync_ranks)
+        #: The last completed evaluation: the core's result, the returned metrics, the kept samples.
+        self.last_result: Optional[CorpusResult] = None
+        self.last_metrics: Optional[Dict[str, float]] = None
+        self.last_samples: List[Dict[str, Any]] = []
+        #: How many evaluations have completed (lets a callback tell whether it was called this time).
+        self.completed = 0
+        #: Size of the evaluation set, when known (set by RougeCallback from the eval dataloader): rows past it
+        #: are the duplicates a distributed sampler adds to even out the last batch, and are dropped.
+        #: Seq2SeqTrainer gathers with ``accelerator.gather``, which keeps them (transformers 4.46 to 5.x).
+        self.expected_examples: Optional[int] = None
+        self._warned_unknown_size = False
+        self.reset()
+
+    # ------------------------------------------------------------------------------------ settings
+    @property
+    def signature(self) -> str:
+        return self.rouge.signature()
+
+    def output_keys(self) -> List[str]:
+        """The keys ``__call__`` returns (``gen_len`` last when enabled)."""
+        keys = [output_key(t, s) for t in self.rouge.rouge_types for s in STATS if s in self.stats]
+        return keys + (["gen_len"] if self.gen_len else [])
+
+    def clone(self) -> "RougeComputeMetrics":
+        """A fresh instance with the same settings and empty state."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.last_result, new.last_metrics, new.last_samples, new.completed = None, None, [], 0
+        new.reset()
+        return new
+
+    # --------------------------------------------------------------------------------- evaluation
+    def reset(self) -> None:
+        """Drop the state of an unfinished evaluation."""
+        self._acc = self.rouge.accumulator()
+        self._gen_tokens = 0
+        self._rows = 0
+        self._samples: List[Dict[str, Any]] = []
+
+    def __call__(self, eval_pred: Any, compute_result: Optional[bool] = None) -> Dict[str, float]:
+        """Score an ``EvalPrediction`` (or a ``(predictions, label_ids)`` pair).
+
+        ``compute_result=None`` (plain mode): score everything and return the metrics.
+        ``compute_result=False`` (``batch_eval_metrics=True``, not the last batch): accumulate, return ``{}``.
+        ``compute_result=True`` (last batch): accumulate, return the metrics of all batches, reset.
+        """
+        if compute_result is None:
+            self.reset()  # a plain call is a whole evaluation: drop any unfinished batched state
+        predictions, label_ids = eval_pred[0], eval_pred[1]
+        batch = decode_eval_pred(self.tokenizer, predictions, label_ids)
+        if self.expected_examples is not None:
+            keep = max(self.expected_examples - self._rows, 0)
+            self._rows += len(batch.predictions)
+            if keep < len(batch.predictions):  # sampler padding at the end of a distributed evaluation
+                batch = DecodedBatch(*(part[:keep] for part in batch))
+        self.add_batch(batch)
+        if compute_result is None or compute_result:
+            return self.finish()
+        return {}
+
+    def add_batch(self, batch: DecodedBatch) -> None:
+        """Score decoded texts into the running sums (memory stays flat: only sums are kept)."""
+        refs = batch.references
+        per_example: Optional[List[Any]] = [] if len(self._samples) < self.num_samples else None
+        self.rouge.add_to(self._acc, predictions=batch.predictions, references=refs, per_example=per_example)
+        self._gen_tokens += sum(batch.gen_lens)
+        if per_example:
+            start = self._acc.n - len(per_example)
+            for i, scores in enumerate(per_example[: self.num_samples - len(self._samples)]):
+                self._samples.append({
+                    "index": start + i,
+                    "prediction": batch.predictions[i],
+                    "reference": refs[i],
+                    "scores": {output_key(t, s): getattr(sc, s) * self.scale
+                               for t, sc in scores.items() for s in STATS if s in self.stats},
+                })
+
+    def finish(self) -> Dict[str, float]:
+        """The metrics of everything added since the last reset; then reset."""
+        acc, gen_tokens, samples = self._acc, self._gen_tokens, self._samples
+        from ._dist import merge_across_ranks, world_size
+
+        if self.sync_ranks:
+            acc, gen_tokens, samples = merge_across_ranks(acc, gen_tokens, samples)
+        elif self.expected_examples is None and world_size() > 1 and not self._warned_unknown_size:
+            self._warned_unknown_size = True
+            logger.warning(
+                "RougeComputeMetrics: distributed evaluation with an unknown eval set size; Seq2SeqTrainer keeps the "
+                "duplicate examples a distributed sampler adds, so add RougeCallback(compute_metrics=this) to the "
+                "Trainer (it passes the size) or set .expected_examples"
+            )
+        result = self.rouge.result(acc)
+        metrics = result.to_dict(self.stats, self.scale)
+        if self.gen_len:
+            metrics["gen_len"] = gen_tokens / acc.n if acc.n else 0.0
+        self.last_result, self.last_metrics, self.last_samples = result, dict(metrics), samples[: self.num_samples]
+        self.completed += 1
+        self.expected_examples = None  # known per evaluation only
+        self.reset()
+        return metrics
+
+    def __repr__(self) -> str:
+        return f"RougeComputeMetrics({self.signature!r}, stats={self.stats}, scale={self.scale:g})"
