@@ -3,13 +3,18 @@
 ``ROUGE_METRIC_BACKEND=python`` forces the pure-Python kernels; ``ROUGE_METRIC_BACKEND=native`` forces
 the compiled ones and fails loudly when they are missing; unset (or ``auto``) picks native when it
 imports. :func:`active_backend` names the backend in use (it is also in every signature).
+
+The native backend provides the kernels of :mod:`rouge_metric.core_py` under the same names and, through
+:func:`native_scorer`, a whole-pipeline scorer (tokenize, stem cache, intern, kernels, multi-reference
+combine, P/R/F) for the named tokenizers ``default``/``whitespace`` with newline sentences; every
+other configuration runs the Python pipeline on the native kernels.
 """
 
 from __future__ import annotations
 
 import os
 from types import ModuleType
-from typing import Optional
+from typing import Any, Dict, Optional, Tuple
 
 from . import core_py
 
@@ -80,3 +85,69 @@ def kernels(name: str) -> ModuleType:
         assert mod is not None
         return mod
     return core_py
+
+
+# ----------------------------------------------------------------------- whole-pipeline native scorer
+#: Tokenizers the compiled pipeline implements (code passed to ``_native.Vocab``).
+NATIVE_TOKENIZERS = {"default": 0, "whitespace": 1}
+_KIND_CODES = {"ngram": 0, "lcs": 1, "lcsum": 2, "wlcs": 3, "skip": 4}
+_MODE_CODES = {"max": 0, "mean": 1, "pool": 2, "best_recall": 3}
+_VOCABS: Dict[Tuple[str, Any], Any] = {}
+
+
+def native_vocab(tokenizer: str, stemmer: Any) -> Any:
+    """The process-wide token interner and stem cache of (tokenizer, stemmer name or False).
+
+    Stem-cache misses call the Python stemmer (:meth:`rouge_metric.text.CachedStemmer.stem_token`),
+    so the stems are exactly those of the Python pipeline. It grows with the vocabulary seen.
+    """
+    key = (tokenizer, stemmer or None)
+    vocab = _VOCABS.get(key)
+    if vocab is None:
+        mod = _load_native()
+        assert mod is not None
+        stem_fn, min_len = None, 3
+        if stemmer:
+            from .text import get_stemmer
+
+            st = get_stemmer(stemmer)
+            stem_fn, min_len = st.stem_token, getattr(st, "min_len", 3)
+        vocab = _VOCABS[key] = mod.Vocab(NATIVE_TOKENIZERS[tokenizer], stem_fn, min_len)
+    return vocab
+
+
+def native_scorer(config: Any) -> Optional[Any]:
+    """A ``_native.Scorer`` running the whole pipeline of ``config`` in C++, or None when the native
+    backend is missing or the configuration needs the Python pipeline (custom tokenizer or splitter,
+    stopwords, a tokenizer not in :data:`NATIVE_TOKENIZERS`).
+
+    The scorer's P/R/F arithmetic and multi-reference modes replicate ``scoring._TypeScorer`` double
+    for double (tests/test_backends.py checks equality).
+    """
+    mod = _load_native()
+    if mod is None:
+        return None
+    tok = config.tokenizer
+    if not isinstance(tok, str) or tok not in NATIVE_TOKENIZERS or getattr(config, "stopwords", None):
+        return None
+    if config.needs_sentences and config.sentence_splitter != "newline":
+        return None
+    from .result import Score
+
+    specs = [(s.name, _KIND_CODES[s.kind], s.n, s.skip, s.unigrams, s.weight) for s in config.type_specs]
+    if config.alpha is not None:
+        fkind, fparam = 1, config.alpha
+    elif config.beta == 1.0:
+        fkind, fparam = 0, 0.0
+    else:
+        fkind, fparam = 2, config.beta * config.beta
+    return mod.Scorer(native_vocab(tok, config.use_stemmer), specs, _MODE_CODES[config.multi_ref],
+                      fkind, fparam, Score)
+
+
+def default_num_threads() -> int:
+    """All cores available to this process."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)

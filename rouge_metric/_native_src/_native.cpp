@@ -1,0 +1,1412 @@
+// rouge_metric._native: the compiled kernels and the batch scorer.
+//
+// Same functions and the same numbers as rouge_metric/core_py.py (the reference and the docs of
+// every kernel), plus a Scorer that runs the whole default pipeline (tokenize -> stem cache ->
+// intern -> kernels -> multi-reference combine -> P/R/F) in C++, for one pair with the GIL held or
+// for a batch on N threads without the GIL. Token ids are int32 (interned per Vocab).
+//
+// Floating point: compiled with -ffp-contract=off and without -ffast-math; every expression is
+// written in the order of the Python code it mirrors, so the doubles are bit-identical.
+
+#include <pybind11/pybind11.h>
+
+#include <Python.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lower_table.h"
+
+namespace py = pybind11;
+
+namespace {
+
+// ------------------------------------------------------------------------------------------ hashing
+inline uint64_t hash_bytes(const char* p, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
+    while (n >= 8) {
+        uint64_t k;
+        std::memcpy(&k, p, 8);
+        h = (h ^ k) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t k = 0;
+    std::memcpy(&k, p, n);
+    h = (h ^ k) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
+    return h | 1;  // 0 marks an empty slot
+}
+
+inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+// String -> int32 map, open addressing with linear probing; keys live in one arena.
+struct StrMap {
+    struct Slot {
+        uint64_t h;
+        uint32_t off;
+        uint32_t len;
+        int32_t val;
+    };
+    std::vector<Slot> slots;
+    std::string arena;
+    size_t count = 0;
+
+    StrMap() { slots.assign(1024, Slot{0, 0, 0, 0}); }
+
+    const int32_t* find(const char* p, size_t n, uint64_t h) const {
+        size_t mask = slots.size() - 1;
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+            const Slot& s = slots[i];
+            if (s.h == 0) return nullptr;
+            if (s.h == h && s.len == n && std::memcmp(arena.data() + s.off, p, n) == 0) return &s.val;
+        }
+    }
+    void insert(const char* p, size_t n, uint64_t h, int32_t v) {
+        if ((count + 1) * 2 > slots.size()) grow();
+        size_t mask = slots.size() - 1;
+        size_t i = h & mask;
+        while (slots[i].h != 0) i = (i + 1) & mask;
+        slots[i] = Slot{h, (uint32_t)arena.size(), (uint32_t)n, v};
+        arena.append(p, n);
+        ++count;
+    }
+    void grow() {
+        std::vector<Slot> old;
+        old.swap(slots);
+        slots.assign(old.size() * 2, Slot{0, 0, 0, 0});
+        size_t mask = slots.size() - 1;
+        for (const Slot& s : old) {
+            if (s.h == 0) continue;
+            size_t i = s.h & mask;
+            while (slots[i].h != 0) i = (i + 1) & mask;
+            slots[i] = s;
+        }
+    }
+};
+
+// uint64 -> int32 table with generation stamps (O(1) clear), for n-gram and skip-bigram counts.
+struct PairTable {
+    std::vector<uint64_t> keys;
+    std::vector<int32_t> vals;
+    std::vector<uint32_t> stamp;
+    uint32_t gen = 0;
+    size_t mask = 0;
+    size_t count = 0;
+
+    void reset(size_t expected) {
+        size_t cap = 16;
+        while (cap < expected * 2 + 2) cap <<= 1;
+        if (cap > keys.size()) {
+            keys.assign(cap, 0);
+            vals.assign(cap, 0);
+            stamp.assign(cap, 0);
+            gen = 0;
+        }
+        mask = keys.size() - 1;
+        if (++gen == 0) {
+            std::fill(stamp.begin(), stamp.end(), 0);
+            gen = 1;
+        }
+        count = 0;
+    }
+    // The slot of key, created (value 0) when absent.
+    int32_t& at(uint64_t key) {
+        for (size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
+            if (stamp[i] != gen) {
+                stamp[i] = gen;
+                keys[i] = key;
+                vals[i] = 0;
+                ++count;
+                return vals[i];
+            }
+            if (keys[i] == key) return vals[i];
+        }
+    }
+    int32_t* find(uint64_t key) {
+        for (size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
+            if (stamp[i] != gen) return nullptr;
+            if (keys[i] == key) return &vals[i];
+        }
+    }
+};
+
+inline uint64_t pack(int32_t a, int32_t b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
+
+// Per-thread scratch space. Dense arrays are indexed by token id and always left zeroed.
+struct Workspace {
+    std::vector<int32_t> cnt_a, cnt_b;
+    std::vector<uint64_t> pm1;      // single-word match masks by id
+    std::vector<uint32_t> slot;     // multi-word: id -> offset in masks (UINT32_MAX: none)
+    std::vector<uint64_t> masks;
+    std::vector<uint64_t> rows, V, zero;
+    std::vector<uint8_t> marked;
+    std::vector<double> wC;
+    std::vector<int32_t> wL;
+    std::vector<uint8_t> wB, wmask;
+    std::vector<double> powk;
+    double powk_w = -1.0;
+    PairTable table;
+    std::vector<int32_t> g1, g2, h1, h2;
+
+    void ensure(size_t nid) {
+        if (cnt_a.size() < nid) {
+            size_t n = std::max(nid, cnt_a.size() * 2);
+            cnt_a.resize(n, 0);
+            cnt_b.resize(n, 0);
+            pm1.resize(n, 0);
+            slot.resize(n, UINT32_MAX);
+        }
+    }
+    // pow(k, w) for k = 0..kmax, cached per weight (bit-identical to Python's k ** w).
+    const double* powtab(double w, size_t kmax) {
+        if (w != powk_w) {
+            powk.clear();
+            powk_w = w;
+        }
+        while (powk.size() <= kmax) powk.push_back(std::pow((double)powk.size(), w));
+        return powk.data();
+    }
+};
+
+struct Seq {
+    const int32_t* p;
+    size_t n;
+};
+
+// A tokenized text: all token ids, and the [begin, end) offsets of its non-empty sentences.
+struct Doc {
+    std::vector<int32_t> ids;
+    std::vector<uint32_t> sb;  // sentence boundaries: sentence k is ids[sb[2k], sb[2k+1])
+    size_t nsent() const { return sb.size() / 2; }
+    Seq sent(size_t k) const { return Seq{ids.data() + sb[2 * k], (size_t)(sb[2 * k + 1] - sb[2 * k])}; }
+    Seq all() const { return Seq{ids.data(), ids.size()}; }
+    void clear() {
+        ids.clear();
+        sb.clear();
+    }
+};
+
+// ------------------------------------------------------------------------------------------ kernels
+struct Stats {
+    double hit, pt, rt, sel;
+};
+
+// ROUGE-N clipped overlap. O(m + n) expected (hash counts); n >= 3 interns the n-grams level by level.
+int64_t ngram_hits(Workspace& ws, Seq P, Seq R, int n) {
+    if ((int64_t)P.n < n || (int64_t)R.n < n) return 0;
+    if (n == 1) {
+        int32_t* c = ws.cnt_a.data();
+        for (size_t i = 0; i < P.n; ++i) c[P.p[i]]++;
+        int64_t hit = 0;
+        for (size_t i = 0; i < R.n; ++i) {
+            int32_t& x = c[R.p[i]];
+            if (x > 0) {
+                ++hit;
+                --x;
+            }
+        }
+        for (size_t i = 0; i < P.n; ++i) c[P.p[i]] = 0;
+        return hit;
+    }
+    size_t np = P.n - n + 1, nr = R.n - n + 1;
+    PairTable& t = ws.table;
+    if (n == 2) {
+        t.reset(np);
+        for (size_t i = 0; i < np; ++i) t.at(pack(P.p[i], P.p[i + 1]))++;
+        int64_t hit = 0;
+        for (size_t i = 0; i < nr; ++i) {
+            int32_t* x = t.find(pack(R.p[i], R.p[i + 1]));
+            if (x && *x > 0) {
+                ++hit;
+                --*x;
+            }
+        }
+        return hit;
+    }
+    // n >= 3: gram ids of length k from (id of the (k-1)-gram, next token), exact.
+    std::vector<int32_t>&gp = ws.g1, &gr = ws.g2, &hp = ws.h1, &hr = ws.h2;
+    gp.assign(P.p, P.p + P.n);
+    gr.assign(R.p, R.p + R.n);
+    int32_t next = 0;
+    for (int k = 2; k <= n; ++k) {
+        t.reset(gp.size() + gr.size());
+        next = 0;
+        hp.resize(P.n - k + 1);
+        hr.resize(R.n - k + 1);
+        for (size_t i = 0; i < hp.size(); ++i) {
+            int32_t& v = t.at(pack(gp[i], P.p[i + k - 1]));
+            if (v == 0) v = ++next;
+            hp[i] = v - 1;
+        }
+        for (size_t i = 0; i < hr.size(); ++i) {
+            int32_t& v = t.at(pack(gr[i], R.p[i + k - 1]));
+            if (v == 0) v = ++next;
+            hr[i] = v - 1;
+        }
+        gp.swap(hp);
+        gr.swap(hr);
+    }
+    std::vector<int32_t> c((size_t)next, 0);
+    for (int32_t g : gp) c[g]++;
+    int64_t hit = 0;
+    for (int32_t g : gr) {
+        if (c[g] > 0) {
+            ++hit;
+            --c[g];
+        }
+    }
+    return hit;
+}
+
+// ROUGE-S/SU: pairs with 1 <= j - i <= skip + 1 (any when skip < 0), SU adds the unigrams of all
+// positions but the last. O(len * skip) (O(len^2) unlimited) expected.
+const uint32_t UNI = 0xFFFFFFFFu;
+void skip_hits(Workspace& ws, Seq P, Seq R, int skip, bool uni, int64_t& hit, int64_t& pt, int64_t& rt) {
+    hit = pt = rt = 0;
+    auto span = [skip](size_t L) -> size_t { return skip < 0 ? L : (size_t)skip + 1; };
+    PairTable& t = ws.table;
+    size_t L = P.n;
+    size_t dmax = span(L);
+    size_t expect = L < 2 ? 0 : (L - 1) * std::min(dmax, L - 1) + L;
+    t.reset(expect);
+    if (L >= 2) {
+        for (size_t i = 0; i + 1 < L; ++i) {
+            size_t jmax = std::min(L - 1, i + dmax);
+            for (size_t j = i + 1; j <= jmax; ++j) {
+                t.at(pack(P.p[i], P.p[j]))++;
+                ++pt;
+            }
+            if (uni) {
+                t.at(pack(P.p[i], (int32_t)UNI))++;
+                ++pt;
+            }
+        }
+    }
+    L = R.n;
+    if (L < 2) return;
+    dmax = span(L);
+    for (size_t i = 0; i + 1 < L; ++i) {
+        size_t jmax = std::min(L - 1, i + dmax);
+        for (size_t j = i + 1; j <= jmax; ++j) {
+            ++rt;
+            if (pt) {
+                int32_t* x = t.find(pack(R.p[i], R.p[j]));
+                if (x && *x > 0) {
+                    ++hit;
+                    --*x;
+                }
+            }
+        }
+        if (uni) {
+            ++rt;
+            if (pt) {
+                int32_t* x = t.find(pack(R.p[i], (int32_t)UNI));
+                if (x && *x > 0) {
+                    ++hit;
+                    --*x;
+                }
+            }
+        }
+    }
+}
+
+// Match masks of the tokens of B: W == 1 uses ws.pm1[id]; W > 1 uses ws.slot[id] -> ws.masks.
+void set_masks(Workspace& ws, Seq B, size_t W) {
+    if (W == 1) {
+        for (size_t j = 0; j < B.n; ++j) ws.pm1[B.p[j]] |= (uint64_t)1 << j;
+        return;
+    }
+    ws.masks.clear();
+    for (size_t j = 0; j < B.n; ++j) {
+        uint32_t& s = ws.slot[B.p[j]];
+        if (s == UINT32_MAX) {
+            s = (uint32_t)ws.masks.size();
+            ws.masks.resize(ws.masks.size() + W, 0);
+        }
+        ws.masks[s + j / 64] |= (uint64_t)1 << (j % 64);
+    }
+}
+void clear_masks(Workspace& ws, Seq B, size_t W) {
+    if (W == 1) {
+        for (size_t j = 0; j < B.n; ++j) ws.pm1[B.p[j]] = 0;
+        return;
+    }
+    for (size_t j = 0; j < B.n; ++j) ws.slot[B.p[j]] = UINT32_MAX;
+}
+
+// One bit-parallel LCS row step over W words (Hyyro 2004): V' = (V + U) | (V - U), U = V & M.
+inline void lcs_step(uint64_t* V, const uint64_t* M, size_t W) {
+    uint64_t carry = 0;
+    for (size_t w = 0; w < W; ++w) {
+        uint64_t v = V[w], u = v & M[w];
+        uint64_t s1 = v + u;
+        uint64_t c1 = s1 < v;
+        uint64_t s2 = s1 + carry;
+        uint64_t c2 = s2 < s1;
+        carry = c1 | c2;
+        V[w] = s2 | (v & ~M[w]);
+    }
+}
+
+// Length of the LCS, bit-parallel: O(max(m, n) * ceil(min(m, n) / w)) time, O(min / w) memory.
+int64_t lcs_len(Workspace& ws, Seq A, Seq B) {
+    if (A.n < B.n) std::swap(A, B);  // bits over the shorter (B)
+    if (!B.n) return 0;
+    size_t W = (B.n + 63) / 64;
+    set_masks(ws, B, W);
+    int64_t res;
+    if (W == 1) {
+        uint64_t v = ~(uint64_t)0;
+        const uint64_t* pm = ws.pm1.data();
+        for (size_t i = 0; i < A.n; ++i) {
+            uint64_t u = v & pm[A.p[i]];
+            v = (v + u) | (v - u);
+        }
+        uint64_t full = B.n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << B.n) - 1);
+        res = (int64_t)B.n - __builtin_popcountll(v & full);
+    } else {
+        ws.V.assign(W, ~(uint64_t)0);
+        ws.zero.assign(W, 0);
+        for (size_t i = 0; i < A.n; ++i) {
+            uint32_t s = ws.slot[A.p[i]];
+            if (s == UINT32_MAX) continue;  // no match: V unchanged
+            lcs_step(ws.V.data(), ws.masks.data() + s, W);
+        }
+        int64_t ones = 0;
+        for (size_t w = 0; w < W; ++w) ones += __builtin_popcountll(ws.V[w]);
+        res = (int64_t)(W * 64) - ones;  // bits past B.n stay 1
+    }
+    clear_masks(ws, B, W);
+    return res;
+}
+
+inline int64_t prefix_pop(const uint64_t* row, size_t j) {  // popcount of bits 0..j-1
+    int64_t c = 0;
+    size_t w = 0;
+    for (; (w + 1) * 64 <= j; ++w) c += __builtin_popcountll(row[w]);
+    size_t r = j - w * 64;
+    if (r) c += __builtin_popcountll(row[w] & (((uint64_t)1 << r) - 1));
+    return c;
+}
+
+// Mark (mark[i] = 1) the indices into r of rouge-score's lcs_ind(r, c): a match is always taken
+// diagonally, else left when L[i][j-1] > L[i-1][j], else up. The masks of c must be set (W words).
+// O(|r| * |c| / w) for the rows plus O((|r| + |c|) * |c| / w) for the walk.
+void lcs_mark(Workspace& ws, Seq r, Seq c, size_t W, uint8_t* mark) {
+    size_t m = r.n, n = c.n;
+    ws.rows.resize((m + 1) * W);
+    uint64_t* rows = ws.rows.data();
+    for (size_t w = 0; w < W; ++w) rows[w] = ~(uint64_t)0;
+    bool any = false;
+    if (W == 1) {
+        const uint64_t* pm = ws.pm1.data();
+        uint64_t v = ~(uint64_t)0;
+        for (size_t i = 0; i < m; ++i) {
+            uint64_t u = v & pm[r.p[i]];
+            if (u) {
+                any = true;
+                v = (v + u) | (v - u);
+            }
+            rows[i + 1] = v;
+        }
+    } else {
+        for (size_t i = 0; i < m; ++i) {
+            uint64_t* cur = rows + (i + 1) * W;
+            std::memcpy(cur, rows + i * W, W * sizeof(uint64_t));
+            uint32_t s = ws.slot[r.p[i]];
+            if (s != UINT32_MAX) {
+                any = true;
+                lcs_step(cur, ws.masks.data() + s, W);
+            }
+        }
+    }
+    if (!any) return;
+    size_t i = m, j = n;
+    while (i > 0 && j > 0) {
+        if (r.p[i - 1] == c.p[j - 1]) {
+            mark[i - 1] = 1;
+            --i;
+            --j;
+            continue;
+        }
+        int64_t left = (int64_t)(j - 1) - prefix_pop(rows + i * W, j - 1);
+        int64_t up = (int64_t)j - prefix_pop(rows + (i - 1) * W, j);
+        if (left > up)
+            --j;
+        else
+            --i;
+    }
+}
+
+// rougeLsum (rouge-score's _summary_level_lcs): per reference sentence the union of its LCS indices
+// against every prediction sentence, then the clipped hits in reference order.
+// O(sum over sentence pairs of |r| * |c| / w).
+void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& hit, int64_t& pt, int64_t& rt) {
+    int64_t m = (int64_t)ref.ids.size(), n = (int64_t)pred.ids.size();
+    hit = 0;
+    pt = n;
+    rt = m;
+    if (!m || !n) return;
+    int32_t* cr = ws.cnt_a.data();
+    int32_t* cc = ws.cnt_b.data();
+    for (int32_t t : ref.ids) cr[t]++;
+    for (int32_t t : pred.ids) cc[t]++;
+    ws.marked.assign((size_t)m, 0);
+    for (size_t k = 0; k < pred.nsent(); ++k) {
+        Seq c = pred.sent(k);
+        size_t W = (c.n + 63) / 64;
+        set_masks(ws, c, W);
+        for (size_t q = 0; q < ref.nsent(); ++q) {
+            Seq r = ref.sent(q);
+            lcs_mark(ws, r, c, W, ws.marked.data() + ref.sb[2 * q]);
+        }
+        clear_masks(ws, c, W);
+    }
+    for (size_t p = 0; p < (size_t)m; ++p) {
+        if (!ws.marked[p]) continue;
+        int32_t t = ref.ids[p];
+        if (cc[t] > 0 && cr[t] > 0) {
+            ++hit;
+            --cc[t];
+            --cr[t];
+        }
+    }
+    for (int32_t t : ref.ids) cr[t] = 0;
+    for (int32_t t : pred.ids) cc[t] = 0;
+}
+
+// ROUGE-1.5.5 wlcs_inner + traceback for one sentence pair; marks reference positions.
+// O(|r| * |c|) time and memory.
+void wlcs_mark(Workspace& ws, Seq r, Seq c, const double* powk, uint8_t* mask) {
+    size_t m = r.n, n = c.n, N = n + 1;
+    ws.wC.assign((m + 1) * N, 0.0);
+    ws.wL.assign((m + 1) * N, 0);
+    ws.wB.assign((m + 1) * N, 0);
+    double* C = ws.wC.data();
+    int32_t* L = ws.wL.data();
+    uint8_t* B = ws.wB.data();
+    for (size_t i = 1; i <= m; ++i) {
+        int32_t ri = r.p[i - 1];
+        double *Ci = C + i * N, *Cp = C + (i - 1) * N;
+        int32_t *Li = L + i * N, *Lp = L + (i - 1) * N;
+        uint8_t* Bi = B + i * N;
+        for (size_t j = 1; j <= n; ++j) {
+            if (ri == c.p[j - 1]) {
+                int32_t k = Lp[j - 1];
+                Ci[j] = (Cp[j - 1] + powk[k + 1]) - powk[k];
+                Li[j] = k + 1;
+                Bi[j] = 1;
+            } else if (Cp[j] >= Ci[j - 1]) {
+                Ci[j] = Cp[j];
+                Bi[j] = 2;
+            } else {
+                Ci[j] = Ci[j - 1];
+                Bi[j] = 3;
+            }
+        }
+    }
+    size_t i = m, j = n;
+    while (i > 0 && j > 0) {
+        uint8_t b = B[i * N + j];
+        if (b == 1) {
+            mask[i - 1] = 1;
+            --i;
+            --j;
+        } else if (b == 2) {
+            --i;
+        } else {
+            --j;
+        }
+    }
+}
+
+// ROUGE-W exactly as ROUGE-1.5.5 (see core_py.wlcs_overlap). O(sum over sentence pairs |r| * |c|).
+Stats wlcs(Workspace& ws, const Doc& ref, const Doc& pred, double f) {
+    size_t n = pred.ids.size();
+    size_t maxlen = n;
+    for (size_t q = 0; q < ref.nsent(); ++q) maxlen = std::max(maxlen, ref.sent(q).n);
+    const double* powk = ws.powtab(f, maxlen + 1);
+    double base = 0.0;
+    for (size_t q = 0; q < ref.nsent(); ++q) base += powk[ref.sent(q).n];
+    int32_t* cr = ws.cnt_a.data();
+    int32_t* cc = ws.cnt_b.data();
+    for (int32_t t : ref.ids) cr[t]++;
+    for (int32_t t : pred.ids) cc[t]++;
+    double hit = 0.0;
+    for (size_t q = 0; q < ref.nsent(); ++q) {
+        Seq r = ref.sent(q);
+        size_t Lr = r.n;
+        ws.wmask.assign(Lr, 0);
+        for (size_t k = 0; k < pred.nsent(); ++k) wlcs_mark(ws, r, pred.sent(k), powk, ws.wmask.data());
+        // wlcs_mark reallocates nothing that powk points to (powk lives in ws.powk, untouched).
+        int64_t run = 0;
+        for (size_t p = 0; p < Lr; ++p) {
+            int32_t t = r.p[p];
+            if (ws.wmask[p] && cr[t] > 0 && cc[t] > 0) {
+                ++run;
+                if (p + 1 < Lr) {
+                    if (ws.wmask[p + 1] == 0) {
+                        hit += powk[run];
+                        run = 0;
+                    }
+                } else {
+                    hit += powk[run];
+                    run = 0;
+                }
+                --cr[t];
+                --cc[t];
+            }
+        }
+    }
+    for (int32_t t : ref.ids) cr[t] = 0;
+    for (int32_t t : pred.ids) cc[t] = 0;
+    Stats s;
+    s.hit = hit;
+    s.pt = std::pow((double)n, f);
+    s.rt = std::pow(base, f);
+    s.sel = base > 0 ? std::pow(hit / base, 1.0 / f) : 0.0;
+    return s;
+}
+
+double round5(double x) {  // ROUGE-1.5.5's sprintf("%7.5f"), as float("%.5f" % x)
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.5f", x);
+    return std::strtod(buf, nullptr);
+}
+
+// ------------------------------------------------------------------------------------ type specs
+enum Kind { NGRAM = 0, LCS = 1, LCSUM = 2, WLCS = 3, SKIP = 4 };
+struct Spec {
+    int kind;
+    int n;
+    int skip;
+    bool unigrams;
+    double weight;
+};
+
+// scoring.pair_stats for one (prediction, reference) pair and one type.
+Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc& ref, bool sel) {
+    Stats o{0, 0, 0, 0};
+    switch (s.kind) {
+        case NGRAM: {
+            int64_t np = (int64_t)pred.ids.size() - s.n + 1, nr = (int64_t)ref.ids.size() - s.n + 1;
+            int64_t h = ngram_hits(ws, pred.all(), ref.all(), s.n);
+            o.hit = (double)h;
+            o.pt = (double)std::max<int64_t>(np, 0);
+            o.rt = (double)std::max<int64_t>(nr, 0);
+            if (sel) o.sel = o.rt ? round5(o.hit / o.rt) : 0.0;
+            break;
+        }
+        case LCS: {
+            int64_t h = (pred.ids.empty() || ref.ids.empty()) ? 0 : lcs_len(ws, ref.all(), pred.all());
+            o.hit = (double)h;
+            o.pt = (double)pred.ids.size();
+            o.rt = (double)ref.ids.size();
+            if (sel) o.sel = o.rt ? o.hit / o.rt : 0.0;
+            break;
+        }
+        case LCSUM: {
+            int64_t h, a, b;
+            union_lcs(ws, ref, pred, h, a, b);
+            o.hit = (double)h;
+            o.pt = (double)a;
+            o.rt = (double)b;
+            if (sel) o.sel = b ? o.hit / o.rt : 0.0;
+            break;
+        }
+        case SKIP: {
+            int64_t h, a, b;
+            skip_hits(ws, pred.all(), ref.all(), s.skip, s.unigrams, h, a, b);
+            o.hit = (double)h;
+            o.pt = (double)a;
+            o.rt = (double)b;
+            if (sel) o.sel = b ? round5(o.hit / o.rt) : 0.0;
+            break;
+        }
+        default:
+            o = wlcs(ws, ref, pred, s.weight);
+    }
+    return o;
+}
+
+// -------------------------------------------------------------------------- P / R / F, multi-ref
+enum Mode { MAX = 0, MEAN = 1, POOL = 2, BEST_RECALL = 3 };
+enum FKind { F1 = 0, FALPHA = 1, FBETA = 2 };
+
+struct Fm {
+    int kind;
+    double a;  // alpha, or beta^2
+    double operator()(double p, double r) const {
+        if (kind == FALPHA) {
+            double d = (1.0 - a) * p + a * r;
+            return d > 0 ? p * r / d : 0.0;
+        }
+        if (kind == F1) return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
+        double d = a * p + r;
+        return d > 0 ? (1 + a) * p * r / d : 0.0;
+    }
+};
+
+struct Triple {
+    double p, r, f;
+};
+
+// math.fsum (Shewchuk partials, correctly rounded), as CPython's implementation.
+struct Partials {
+    std::vector<double> p;
+    void add(double x) {
+        size_t i = 0;
+        for (size_t k = 0; k < p.size(); ++k) {
+            double y = p[k];
+            if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
+            double hi = x + y;
+            double lo = y - (hi - x);
+            if (lo != 0.0) p[i++] = lo;
+            x = hi;
+        }
+        p.resize(i);
+        p.push_back(x);
+    }
+    double sum() const {
+        size_t n = p.size();
+        double hi = 0.0;
+        if (n > 0) {
+            hi = p[--n];
+            double lo = 0.0;
+            while (n > 0) {
+                double x = hi, y = p[--n];
+                hi = x + y;
+                double yr = hi - x;
+                lo = y - yr;
+                if (lo != 0.0) break;
+            }
+            if (n > 0 && ((lo < 0.0 && p[n - 1] < 0.0) || (lo > 0.0 && p[n - 1] > 0.0))) {
+                double y = lo * 2.0;
+                double x = hi + y;
+                double yr = x - hi;
+                if (y == yr) hi = x;
+            }
+        }
+        return hi;
+    }
+};
+
+// scoring._TypeScorer.score / combine.
+struct TypeScorer {
+    bool w;
+    double inv;
+    Fm f;
+    Triple score(double h, double pt, double rt) const {
+        double p, r;
+        if (!w) {
+            p = pt ? h / pt : 0.0;
+            r = rt ? h / rt : 0.0;
+        } else {
+            p = pt ? std::pow(h / pt, inv) : 0.0;
+            r = rt ? std::pow(h / rt, inv) : 0.0;
+        }
+        return Triple{p, r, f(p, r)};
+    }
+    Triple combine(const Stats* st, size_t k, size_t stride, int mode) const {
+        if (k == 1) return score(st[0].hit, st[0].pt, st[0].rt);
+        if (mode == MAX) {
+            Triple best = score(st[0].hit, st[0].pt, st[0].rt);
+            for (size_t j = 1; j < k; ++j) {
+                const Stats& s = st[j * stride];
+                Triple sc = score(s.hit, s.pt, s.rt);
+                if (sc.f > best.f) best = sc;
+            }
+            return best;
+        }
+        if (mode == MEAN) {
+            Partials a, b, c;
+            for (size_t j = 0; j < k; ++j) {
+                const Stats& s = st[j * stride];
+                Triple sc = score(s.hit, s.pt, s.rt);
+                a.add(sc.p);
+                b.add(sc.r);
+                c.add(sc.f);
+            }
+            double kk = (double)k;
+            return Triple{a.sum() / kk, b.sum() / kk, c.sum() / kk};
+        }
+        if (mode == POOL) {
+            double h = 0.0, a = 0.0, b = 0.0;
+            for (size_t j = 0; j < k; ++j) {
+                const Stats& s = st[j * stride];
+                h += s.hit;
+                a += s.pt;
+                b += s.rt;
+            }
+            return score(h, a, b);
+        }
+        const Stats* best = st;
+        double key = -1.0;
+        for (size_t j = 0; j < k; ++j) {
+            const Stats& s = st[j * stride];
+            if (s.sel > key) {
+                best = &s;
+                key = s.sel;
+            }
+        }
+        return score(best->hit, best->pt, best->rt);
+    }
+};
+
+// ------------------------------------------------------------------------------------ text access
+struct Text {
+    int kind = 1;
+    const void* data = nullptr;
+    size_t len = 0;
+};
+
+bool get_text(PyObject* o, Text& t) {
+    if (!PyUnicode_Check(o)) return false;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(o) < 0) {
+        PyErr_Clear();
+        return false;
+    }
+#endif
+    t.kind = PyUnicode_KIND(o);
+    t.data = PyUnicode_DATA(o);
+    t.len = (size_t)PyUnicode_GET_LENGTH(o);
+    return true;
+}
+
+inline const char* lower_projection(uint32_t cp) {
+    if (LOWER_N == 0 || cp < LOWER_CP[0] || cp > LOWER_CP[LOWER_N - 1]) return nullptr;
+    const uint32_t* e = std::lower_bound(LOWER_CP, LOWER_CP + LOWER_N, cp);
+    return (e != LOWER_CP + LOWER_N && *e == cp) ? LOWER_ASCII[e - LOWER_CP] : nullptr;
+}
+
+enum Tok { TOK_DEFAULT = 0, TOK_WHITESPACE = 1 };
+
+// A raw token: bytes (ASCII for the default tokenizer, UTF-8 for whitespace) and its length in
+// code points (stemming applies to tokens longer than 3 code points).
+struct RawTok {
+    std::string s;
+    size_t cps = 0;
+};
+
+inline void put_utf8(std::string& s, uint32_t c) {
+    if (c < 0x80) {
+        s.push_back((char)c);
+    } else if (c < 0x800) {
+        s.push_back((char)(0xC0 | (c >> 6)));
+        s.push_back((char)(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+        s.push_back((char)(0xE0 | (c >> 12)));
+        s.push_back((char)(0x80 | ((c >> 6) & 0x3F)));
+        s.push_back((char)(0x80 | (c & 0x3F)));
+    } else {
+        s.push_back((char)(0xF0 | (c >> 18)));
+        s.push_back((char)(0x80 | ((c >> 12) & 0x3F)));
+        s.push_back((char)(0x80 | ((c >> 6) & 0x3F)));
+        s.push_back((char)(0x80 | (c & 0x3F)));
+    }
+}
+
+// Tokenize text (newline-split into sentences): calls tok(token) for each token and sent() at each
+// sentence end. Default: Python's str.lower() then [a-z0-9]+ runs (via the generated table).
+// Whitespace: str.split() on Python's whitespace, tokens kept as they are. O(len).
+template <class C, class OnTok, class OnSent>
+void tokenize(int tokenizer, const C* s, size_t len, RawTok& cur, OnTok&& tok, OnSent&& sent) {
+    cur.s.clear();
+    cur.cps = 0;
+    auto flush = [&]() {
+        if (!cur.s.empty()) {
+            tok(cur);
+            cur.s.clear();
+            cur.cps = 0;
+        }
+    };
+    if (tokenizer == TOK_DEFAULT) {
+        for (size_t i = 0; i < len; ++i) {
+            uint32_t c = (uint32_t)s[i];
+            if (c < 0x80) {
+                if (c - 'a' < 26u || c - '0' < 10u) {
+                    cur.s.push_back((char)c);
+                } else if (c - 'A' < 26u) {
+                    cur.s.push_back((char)(c + 32));
+                } else {
+                    flush();
+                    if (c == '\n') sent();
+                }
+                continue;
+            }
+            const char* proj = lower_projection(c);
+            if (!proj) {
+                flush();
+                continue;
+            }
+            for (const char* q = proj; *q; ++q) {
+                if (*q == ' ')
+                    flush();
+                else
+                    cur.s.push_back(*q);
+            }
+        }
+        flush();
+        sent();
+        return;
+    }
+    for (size_t i = 0; i < len; ++i) {
+        uint32_t c = (uint32_t)s[i];
+        if (Py_UNICODE_ISSPACE(c)) {
+            flush();
+            if (c == '\n') sent();
+            continue;
+        }
+        put_utf8(cur.s, c);
+        cur.cps++;
+    }
+    flush();
+    sent();
+}
+
+// --------------------------------------------------------------------------------------- vocab
+// Token interning and the stem cache of one (tokenizer, stemmer): raw token -> final id (-1: the
+// stem is not a valid token, dropped). Misses call the Python stemmer (GIL held).
+struct Vocab {
+    int tokenizer;
+    py::object stem;  // callable str -> str | None, or None
+    int min_len;      // tokens of at most min_len code points are not stemmed
+    StrMap raw, final_;
+    int32_t nid = 0;
+    std::mutex mu;
+
+    Vocab(int tok, py::object st, int ml) : tokenizer(tok), stem(std::move(st)), min_len(ml) {}
+
+    int32_t intern(const char* p, size_t n) {
+        uint64_t h = hash_bytes(p, n);
+        const int32_t* v = final_.find(p, n, h);
+        if (v) return *v;
+        final_.insert(p, n, h, nid);
+        return nid++;
+    }
+    // Resolve a raw token (GIL held). Throws py::error_already_set on a stemmer error.
+    int32_t resolve(const std::string& tok, size_t cps) {
+        uint64_t h = hash_bytes(tok.data(), tok.size());
+        const int32_t* v = raw.find(tok.data(), tok.size(), h);
+        if (v) return *v;
+        int32_t id;
+        size_t len = tokenizer == TOK_DEFAULT ? tok.size() : cps;
+        if (stem.is_none() || len <= (size_t)min_len) {
+            id = intern(tok.data(), tok.size());
+        } else {
+            PyObject* s = PyUnicode_DecodeUTF8(tok.data(), (Py_ssize_t)tok.size(), "surrogatepass");
+            if (!s) throw py::error_already_set();
+            py::object out = stem(py::reinterpret_steal<py::object>(s));
+            if (out.is_none()) {
+                id = -1;
+            } else {
+                Py_ssize_t n;
+                const char* u = PyUnicode_AsUTF8AndSize(out.ptr(), &n);
+                if (!u) throw py::error_already_set();
+                id = intern(u, (size_t)n);
+            }
+        }
+        raw.insert(tok.data(), tok.size(), h, id);
+        return id;
+    }
+    // Lookup only (no GIL, no writes): id, -1 dropped, -2 unknown.
+    int32_t lookup(const std::string& tok) const {
+        const int32_t* v = raw.find(tok.data(), tok.size(), hash_bytes(tok.data(), tok.size()));
+        return v ? *v : -2;
+    }
+};
+
+// Tokenize into doc. With resolve=false (no GIL) unknown tokens go to misses and false is returned.
+template <bool RESOLVE>
+bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, RawTok& cur, std::vector<RawTok>* misses) {
+    doc.clear();
+    bool ok = true;
+    uint32_t start = 0;
+    auto on_tok = [&](const RawTok& rt) {
+        int32_t id = RESOLVE ? vb.resolve(rt.s, rt.cps) : vb.lookup(rt.s);
+        if (id >= 0) {
+            doc.ids.push_back(id);
+        } else if (id == -2) {
+            ok = false;
+            misses->push_back(rt);
+        }
+    };
+    auto on_sent = [&]() {
+        uint32_t end = (uint32_t)doc.ids.size();
+        if (end > start) {
+            doc.sb.push_back(start);
+            doc.sb.push_back(end);
+        }
+        start = end;
+    };
+    switch (t.kind) {
+        case PyUnicode_1BYTE_KIND:
+            tokenize(vb.tokenizer, (const uint8_t*)t.data, t.len, cur, on_tok, on_sent);
+            break;
+        case PyUnicode_2BYTE_KIND:
+            tokenize(vb.tokenizer, (const uint16_t*)t.data, t.len, cur, on_tok, on_sent);
+            break;
+        default:
+            tokenize(vb.tokenizer, (const uint32_t*)t.data, t.len, cur, on_tok, on_sent);
+    }
+    return ok;
+}
+
+// Lock a vocab from a thread that holds the GIL without deadlocking against a batch in progress.
+struct VocabLock {
+    std::unique_lock<std::mutex> lk;
+    explicit VocabLock(Vocab& v) : lk(v.mu, std::try_to_lock) {
+        if (!lk.owns_lock()) {
+            py::gil_scoped_release nogil;
+            lk.lock();
+        }
+    }
+};
+
+// ------------------------------------------------------------------------------------------ scorer
+struct Example {
+    PyObject* pred;
+    std::vector<PyObject*> refs;
+};
+
+PyObject* make_score(PyTypeObject* tp, const Triple& t) {
+    PyObject* o = tp->tp_alloc(tp, 3);
+    if (!o) throw py::error_already_set();
+    PyTuple_SET_ITEM(o, 0, PyFloat_FromDouble(t.p));
+    PyTuple_SET_ITEM(o, 1, PyFloat_FromDouble(t.r));
+    PyTuple_SET_ITEM(o, 2, PyFloat_FromDouble(t.f));
+    return o;
+}
+
+struct Scorer {
+    std::shared_ptr<Vocab> vocab;
+    std::vector<Spec> specs;
+    std::vector<TypeScorer> ts;
+    std::vector<py::object> names;
+    py::object score_type;
+    int mode;
+    bool need_select;
+
+    Scorer(std::shared_ptr<Vocab> v, py::list spec_list, int mode_, int fkind, double fparam, py::object score_tp)
+        : vocab(std::move(v)), score_type(std::move(score_tp)), mode(mode_) {
+        if (!PyType_Check(score_type.ptr()) || !PyType_IsSubtype((PyTypeObject*)score_type.ptr(), &PyTuple_Type))
+            throw py::type_error("score_type must be a tuple subclass");
+        Fm f{fkind, fparam};
+        for (py::handle h : spec_list) {
+            py::tuple t = py::reinterpret_borrow<py::tuple>(h);
+            Spec s;
+            names.push_back(py::reinterpret_borrow<py::object>(t[0]));
+            s.kind = t[1].cast<int>();
+            s.n = t[2].cast<int>();
+            s.skip = t[3].cast<int>();
+            s.unigrams = t[4].cast<bool>();
+            s.weight = t[5].cast<double>();
+            specs.push_back(s);
+            ts.push_back(TypeScorer{s.kind == WLCS, s.kind == WLCS ? 1.0 / s.weight : 0.0, f});
+        }
+        need_select = mode == BEST_RECALL;
+    }
+
+    size_t ntypes() const { return specs.size(); }
+
+    // One example: stats of every (reference, type), then combine. out[k] per type.
+    void score_docs(Workspace& ws, const Doc& pred, const Doc* refs, size_t nref, int md, Triple* out,
+                    std::vector<Stats>& st) const {
+        size_t T = specs.size();
+        st.resize(nref * T);
+        for (size_t j = 0; j < nref; ++j)
+            for (size_t k = 0; k < T; ++k)
+                st[j * T + k] = pair_stat(ws, specs[k], pred, refs[j], need_select || md == BEST_RECALL);
+        for (size_t k = 0; k < T; ++k) out[k] = ts[k].combine(st.data() + k, nref, T, md);
+    }
+
+    py::dict to_dict(const Triple* out) const {
+        py::dict d;
+        PyTypeObject* tp = (PyTypeObject*)score_type.ptr();
+        for (size_t k = 0; k < specs.size(); ++k) {
+            PyObject* s = make_score(tp, out[k]);
+            if (PyDict_SetItem(d.ptr(), names[k].ptr(), s) < 0) {
+                Py_DECREF(s);
+                throw py::error_already_set();
+            }
+            Py_DECREF(s);
+        }
+        return d;
+    }
+
+    // Per-pair path (GIL held): prediction str, references str or list/tuple of str.
+    // Returns None when the input needs the Python validation path.
+    py::object score(py::handle pred, py::handle refs, int md) {
+        if (md < 0) md = mode;
+        Text tp;
+        if (!get_text(pred.ptr(), tp)) return py::none();
+        std::vector<Text> rt;
+        if (PyUnicode_Check(refs.ptr())) {
+            rt.emplace_back();
+            if (!get_text(refs.ptr(), rt.back())) return py::none();
+        } else if (PyList_Check(refs.ptr()) || PyTuple_Check(refs.ptr())) {
+            PyObject* seq = refs.ptr();
+            Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+            if (n == 0) return py::none();
+            PyObject** items = PySequence_Fast_ITEMS(seq);
+            rt.resize((size_t)n);
+            for (Py_ssize_t j = 0; j < n; ++j)
+                if (!get_text(items[j], rt[(size_t)j])) return py::none();
+        } else {
+            return py::none();
+        }
+        static thread_local Workspace ws;
+        static thread_local std::vector<Doc> docs;
+        static thread_local std::vector<Stats> st;
+        static thread_local RawTok cur;
+        Triple out[64];
+        std::vector<Triple> big;
+        Triple* o = out;
+        if (specs.size() > 64) {
+            big.resize(specs.size());
+            o = big.data();
+        }
+        docs.resize(rt.size() + 1);
+        {
+            VocabLock lk(*vocab);
+            tokenize_doc<true>(*vocab, tp, docs[0], cur, nullptr);
+            for (size_t j = 0; j < rt.size(); ++j) tokenize_doc<true>(*vocab, rt[j], docs[j + 1], cur, nullptr);
+            ws.ensure((size_t)vocab->nid + 1);
+        }
+        score_docs(ws, docs[0], docs.data() + 1, rt.size(), md, o, st);
+        return to_dict(o);
+    }
+
+    // Batch: predictions list, references list (items str or list/tuple of str). Returns None when
+    // the input needs the Python validation path, else a tuple
+    //   (values: bytes of n*T*3 doubles, lens: bytes of n*2 doubles, partials: list of lists
+    //    (3T + 2 columns: P, R, F per type, then pred_len, ref_len), dicts: list or None).
+    py::object batch(py::handle preds, py::handle refs, int nthreads, bool want_values, bool want_dicts) {
+        if (!PyList_Check(preds.ptr()) || !PyList_Check(refs.ptr())) return py::none();
+        Py_ssize_t n = PyList_GET_SIZE(preds.ptr());
+        if (PyList_GET_SIZE(refs.ptr()) != n) return py::none();
+        // Gather texts (GIL held). The lists are copied so that the str objects stay alive.
+        py::list keep_p = py::reinterpret_steal<py::list>(PyList_GetSlice(preds.ptr(), 0, n));
+        py::list keep_r = py::reinterpret_steal<py::list>(PyList_GetSlice(refs.ptr(), 0, n));
+        std::vector<Text> texts;
+        std::vector<size_t> ref_off((size_t)n + 1, 0);
+        texts.reserve((size_t)n * 2);
+        std::vector<Text> ptexts((size_t)n);
+        std::vector<py::object> keep_tuples;
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            if (!get_text(PyList_GET_ITEM(keep_p.ptr(), i), ptexts[(size_t)i])) return py::none();
+            PyObject* r = PyList_GET_ITEM(keep_r.ptr(), i);
+            if (PyUnicode_Check(r)) {
+                texts.emplace_back();
+                if (!get_text(r, texts.back())) return py::none();
+            } else if (PyList_Check(r) || PyTuple_Check(r)) {
+                // a list could be mutated while the GIL is released: keep a tuple copy
+                PyObject* tup = PySequence_Tuple(r);
+                if (!tup) throw py::error_already_set();
+                keep_tuples.push_back(py::reinterpret_steal<py::object>(tup));
+                Py_ssize_t k = PyTuple_GET_SIZE(tup);
+                if (k == 0) return py::none();
+                for (Py_ssize_t j = 0; j < k; ++j) {
+                    texts.emplace_back();
+                    if (!get_text(PyTuple_GET_ITEM(tup, j), texts.back())) return py::none();
+                }
+            } else {
+                return py::none();
+            }
+            ref_off[(size_t)i + 1] = texts.size();
+        }
+        size_t N = (size_t)n, T = specs.size();
+        size_t ndocs = N + texts.size();
+        std::vector<Doc> docs(ndocs);
+        auto text_of = [&](size_t d) -> const Text& { return d < N ? ptexts[d] : texts[d - N]; };
+        if (nthreads < 1) nthreads = 1;
+        size_t nth = std::min<size_t>((size_t)nthreads, std::max<size_t>(1, N / 64 + 1));
+        std::vector<double> values(N * T * 3), lens(N * 2);
+        std::vector<std::vector<RawTok>> misses(nth);
+        std::vector<uint8_t> missed(ndocs, 0);
+
+        auto parallel = [&](auto&& fn, size_t total) {
+            std::atomic<size_t> next{0};
+            const size_t block = 16;
+            auto worker = [&](size_t tid) {
+                for (;;) {
+                    size_t b = next.fetch_add(block);
+                    if (b >= total) break;
+                    size_t e = std::min(total, b + block);
+                    for (size_t i = b; i < e; ++i) fn(tid, i);
+                }
+            };
+            if (nth == 1) {
+                worker(0);
+                return;
+            }
+            std::vector<std::thread> th;
+            for (size_t t = 1; t < nth; ++t) th.emplace_back(worker, t);
+            worker(0);
+            for (auto& t : th) t.join();
+        };
+
+        std::vector<Workspace> wss(nth);
+        VocabLock lk(*vocab);
+        {
+            py::gil_scoped_release nogil;
+            // Phase 1: tokenize + cache lookups (read-only vocab).
+            std::vector<RawTok> curs(nth);
+            parallel(
+                [&](size_t tid, size_t d) {
+                    if (!tokenize_doc<false>(*vocab, text_of(d), docs[d], curs[tid], &misses[tid])) missed[d] = 1;
+                },
+                ndocs);
+        }
+        // Phase 2 (GIL): stem and intern the unknown tokens, re-tokenize the documents that had any.
+        size_t nmiss = 0;
+        for (auto& m : misses) nmiss += m.size();
+        if (nmiss) {
+            for (auto& m : misses)
+                for (const RawTok& t : m) vocab->resolve(t.s, t.cps);
+            RawTok cur;
+            for (size_t d = 0; d < ndocs; ++d)
+                if (missed[d]) tokenize_doc<true>(*vocab, text_of(d), docs[d], cur, nullptr);
+        }
+        size_t nid = (size_t)vocab->nid + 1;
+        {
+            py::gil_scoped_release nogil;
+            // Phase 3: score.
+            std::vector<std::vector<Stats>> sts(nth);
+            for (auto& w : wss) w.ensure(nid);
+            std::vector<Triple> outs(nth * T);
+            parallel(
+                [&](size_t tid, size_t i) {
+                    Triple* o = outs.data() + tid * T;
+                    size_t r0 = ref_off[i], r1 = ref_off[i + 1];
+                    score_docs(wss[tid], docs[i], docs.data() + N + r0, r1 - r0, mode, o, sts[tid]);
+                    double* v = values.data() + i * T * 3;
+                    for (size_t k = 0; k < T; ++k) {
+                        v[3 * k] = o[k].p;
+                        v[3 * k + 1] = o[k].r;
+                        v[3 * k + 2] = o[k].f;
+                    }
+                    size_t rl = 0;
+                    for (size_t j = r0; j < r1; ++j) rl += docs[N + j].ids.size();
+                    lens[2 * i] = (double)docs[i].ids.size();
+                    lens[2 * i + 1] = (double)rl / (double)(r1 - r0);
+                },
+                N);
+        }
+        lk.lk.unlock();
+        // Exact column sums (Shewchuk partials; merged exactly by aggregate.ExactSum).
+        std::vector<Partials> cols(3 * T + 2);
+        for (size_t i = 0; i < N; ++i) {
+            for (size_t c = 0; c < 3 * T; ++c) cols[c].add(values[i * T * 3 + c]);
+            cols[3 * T].add(lens[2 * i]);
+            cols[3 * T + 1].add(lens[2 * i + 1]);
+        }
+        py::list parts;
+        for (auto& c : cols) {
+            py::list l;
+            for (double x : c.p) l.append(x);
+            parts.append(l);
+        }
+        py::object dicts = py::none();
+        if (want_dicts) {
+            py::list dl;
+            for (size_t i = 0; i < N; ++i) {
+                std::vector<Triple> tr(T);
+                for (size_t k = 0; k < T; ++k)
+                    tr[k] = Triple{values[i * T * 3 + 3 * k], values[i * T * 3 + 3 * k + 1], values[i * T * 3 + 3 * k + 2]};
+                dl.append(to_dict(tr.data()));
+            }
+            dicts = dl;
+        }
+        py::object vals = py::none();
+        if (want_values)
+            vals = py::bytes((const char*)values.data(), values.size() * sizeof(double));
+        py::bytes lb((const char*)lens.data(), lens.size() * sizeof(double));
+        return py::make_tuple(py::int_(n), vals, lb, parts, dicts);
+    }
+};
+
+// ------------------------------------------------------------------- kernels on Python sequences
+// Token sequences of any hashable values are mapped to ids through a dict, then the int kernels run.
+struct Interned {
+    std::vector<Doc> docs;
+    size_t nid = 0;
+};
+
+void intern_seq(py::handle seq, py::dict& ids, std::vector<int32_t>& out) {
+    py::sequence s = py::reinterpret_borrow<py::sequence>(seq);
+    for (py::handle h : s) {
+        PyObject* v = PyDict_GetItemWithError(ids.ptr(), h.ptr());
+        if (!v) {
+            if (PyErr_Occurred()) throw py::error_already_set();
+            py::int_ nv((Py_ssize_t)PyDict_Size(ids.ptr()));
+            if (PyDict_SetItem(ids.ptr(), h.ptr(), nv.ptr()) < 0) throw py::error_already_set();
+            out.push_back((int32_t)PyDict_Size(ids.ptr()) - 1);
+        } else {
+            out.push_back((int32_t)PyLong_AsLong(v));
+        }
+    }
+}
+
+Doc doc_tokens(py::handle toks, py::dict& ids) {
+    Doc d;
+    intern_seq(toks, ids, d.ids);
+    if (!d.ids.empty()) {
+        d.sb.push_back(0);
+        d.sb.push_back((uint32_t)d.ids.size());
+    }
+    return d;
+}
+
+Doc doc_sents(py::handle sents, py::dict& ids) {
+    Doc d;
+    for (py::handle s : py::reinterpret_borrow<py::sequence>(sents)) {
+        uint32_t b = (uint32_t)d.ids.size();
+        intern_seq(s, ids, d.ids);
+        uint32_t e = (uint32_t)d.ids.size();
+        if (e > b) {
+            d.sb.push_back(b);
+            d.sb.push_back(e);
+        }
+    }
+    return d;
+}
+
+Workspace& kws(size_t nid) {
+    static thread_local Workspace ws;
+    ws.ensure(nid + 1);
+    return ws;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_native, m) {
+    m.doc() = "Compiled ROUGE kernels and batch scorer (same functions and results as rouge_metric.core_py).";
+
+    m.def(
+        "ngram_overlap",
+        [](py::handle pred, py::handle ref, int n) {
+            py::dict ids;
+            Doc p = doc_tokens(pred, ids), r = doc_tokens(ref, ids);
+            Workspace& ws = kws(PyDict_Size(ids.ptr()));
+            int64_t h = ngram_hits(ws, p.all(), r.all(), n);
+            return py::make_tuple(h, std::max<int64_t>((int64_t)p.ids.size() - n + 1, 0),
+                                  std::max<int64_t>((int64_t)r.ids.size() - n + 1, 0));
+        },
+        "ROUGE-N counts: (clipped n-gram hits, prediction n-grams, reference n-grams). O(m + n) expected.");
+    m.def(
+        "skip_bigram_overlap",
+        [](py::handle pred, py::handle ref, int skip, bool unigrams) {
+            py::dict ids;
+            Doc p = doc_tokens(pred, ids), r = doc_tokens(ref, ids);
+            Workspace& ws = kws(PyDict_Size(ids.ptr()));
+            int64_t h, a, b;
+            skip_hits(ws, p.all(), r.all(), skip, unigrams, h, a, b);
+            return py::make_tuple(h, a, b);
+        },
+        "ROUGE-S/SU counts (hits, prediction total, reference total), clipped per key. "
+        "O(len * skip) or O(len^2) for unlimited skip.");
+    m.def(
+        "lcs_length",
+        [](py::handle a, py::handle b) {
+            py::dict ids;
+            Doc x = doc_tokens(a, ids), y = doc_tokens(b, ids);
+            Workspace& ws = kws(PyDict_Size(ids.ptr()));
+            return lcs_len(ws, x.all(), y.all());
+        },
+        "Length of the longest common subsequence, bit-parallel (Hyyro 2004). "
+        "O(max(m, n) * ceil(min(m, n) / w)) time, O(min(m, n) / w) memory.");
+    m.def(
+        "lcs_indices",
+        [](py::handle ref, py::handle can) {
+            py::dict ids;
+            Doc r = doc_tokens(ref, ids), c = doc_tokens(can, ids);
+            Workspace& ws = kws(PyDict_Size(ids.ptr()));
+            py::list out;
+            if (r.ids.empty() || c.ids.empty()) return out;
+            size_t W = (c.ids.size() + 63) / 64;
+            std::vector<uint8_t> mark(r.ids.size(), 0);
+            set_masks(ws, c.all(), W);
+            lcs_mark(ws, r.all(), c.all(), W, mark.data());
+            clear_masks(ws, c.all(), W);
+            for (size_t i = 0; i < mark.size(); ++i)
+                if (mark[i]) out.append(i);
+            return out;
+        },
+        "Indices into ref of one LCS, chosen exactly as rouge-score's lcs_ind. "
+        "O(m * n / w) for the rows plus O((m + n) * n / w) for the walk; O(m * n / w) memory.");
+    m.def(
+        "union_lcs_overlap",
+        [](py::handle ref_sents, py::handle pred_sents) {
+            py::dict ids;
+            Doc r = doc_sents(ref_sents, ids), p = doc_sents(pred_sents, ids);
+            Workspace& ws = kws(PyDict_Size(ids.ptr()));
+            int64_t h, a, b;
+            union_lcs(ws, r, p, h, a, b);
+            return py::make_tuple(h, a, b);
+        },
+        "Summary-level LCS (rougeLsum), exactly rouge-score's _summary_level_lcs: (hits, prediction "
+        "tokens, reference tokens). O(sum over sentence pairs of |r| * |c| / w).");
+    m.def(
+        "wlcs_overlap",
+        [](py::handle ref_sents, py::handle pred_sents, double weight) {
+            py::dict ids;
+            Doc r = doc_sents(ref_sents, ids), p = doc_sents(pred_sents, ids);
+            Workspace& ws = kws(PyDict_Size(ids.ptr()));
+            Stats s = wlcs(ws, r, p, weight);
+            return py::make_tuple(s.hit, s.pt, s.rt, s.sel);
+        },
+        "ROUGE-W exactly as ROUGE-1.5.5: (hit, pred_total, ref_total, select). "
+        "O(sum over sentence pairs |r| * |c|).");
+
+    py::class_<Vocab, std::shared_ptr<Vocab>>(m, "Vocab",
+                                              "Token interning and stem cache of one (tokenizer, stemmer).")
+        .def(py::init<int, py::object, int>(), py::arg("tokenizer"), py::arg("stem"), py::arg("min_len") = 3)
+        .def_property_readonly("size", [](Vocab& v) { return v.nid; })
+        .def("tokenize",
+             [](Vocab& v, py::handle text) {
+                 Text t;
+                 if (!get_text(text.ptr(), t)) throw py::type_error("text: expected str");
+                 Doc d;
+                 RawTok cur;
+                 {
+                     VocabLock lk(v);
+                     tokenize_doc<true>(v, t, d, cur, nullptr);
+                 }
+                 py::list sents;
+                 for (size_t k = 0; k < d.nsent(); ++k) {
+                     py::list s;
+                     for (size_t i = d.sb[2 * k]; i < d.sb[2 * k + 1]; ++i) s.append(d.ids[i]);
+                     sents.append(s);
+                 }
+                 return sents;
+             },
+             "Token ids of text, per non-empty sentence (newline-split); for tests.");
+
+    py::class_<Scorer>(m, "Scorer", "The default pipeline and all kernels in C++, for one configuration.")
+        .def(py::init<std::shared_ptr<Vocab>, py::list, int, int, double, py::object>(), py::arg("vocab"),
+             py::arg("specs"), py::arg("mode"), py::arg("fkind"), py::arg("fparam"), py::arg("score_type"))
+        .def("score", &Scorer::score, py::arg("prediction"), py::arg("references"), py::arg("mode") = -1,
+             "{type: Score} of one example, or None when the input needs Python validation. "
+             "O(tokenize + kernels) with the GIL held.")
+        .def("batch", &Scorer::batch, py::arg("predictions"), py::arg("references"), py::arg("num_threads") = 1,
+             py::arg("want_values") = false, py::arg("want_dicts") = false,
+             "Score a batch on num_threads threads without the GIL; see the C++ source for the result.");
+}

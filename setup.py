@@ -1,0 +1,39 @@
+"""Build of the compiled kernels ``rouge_metric._native`` (everything else is in pyproject.toml).
+
+The lowercasing table of the tokenizer is generated at build time from the building Python's
+``str.lower()`` (rouge_metric/_native_src/gen_lower_table.py). The package still imports and works
+(pure-Python backend) when the extension is absent.
+"""
+
+import os
+import subprocess
+import sys
+
+from pybind11.setup_helpers import Pybind11Extension
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join("rouge_metric", "_native_src")
+
+
+class BuildExt(build_ext):
+    def run(self):
+        gen_dir = os.path.join(self.build_temp, "rouge_metric_gen")
+        os.makedirs(gen_dir, exist_ok=True)
+        subprocess.check_call([sys.executable, os.path.join(HERE, SRC, "gen_lower_table.py"),
+                               os.path.join(gen_dir, "lower_table.h")])
+        for ext in self.extensions:
+            ext.include_dirs.insert(0, gen_dir)
+        super().run()
+
+
+ext = Pybind11Extension(
+    "rouge_metric._native",
+    [os.path.join(SRC, "_native.cpp")],
+    cxx_std=17,
+    # Bit-identical floats: no FMA contraction, no fast-math.
+    extra_compile_args=["-O3", "-ffp-contract=off", "-fno-fast-math"],
+)
+
+setup(ext_modules=[ext], cmdclass={"build_ext": BuildExt})
