@@ -9,8 +9,11 @@ from .aggregate import CorpusAccumulator
 from .batch import RougeMapper, aggregate_dataset
 from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
 from .core import active_backend
+from .multilingual import SNOWBALL_LANGUAGES, unicode_tokenize
 from .result import AggregateScore, CorpusResult, Score, output_key
+from .rouge155 import Rouge155
 from .scoring import Rouge, RougeScorer, compute
+from .sentence_split import split_sentences
 
 __all__ = [
     "__version__",
@@ -20,12 +23,16 @@ __all__ = [
     "DEFAULT_ROUGE_TYPES",
     "MULTI_REF_MODES",
     "Rouge",
+    "Rouge155",
     "RougeConfig",
     "RougeMapper",
     "RougeScorer",
+    "SNOWBALL_LANGUAGES",
     "Score",
     "active_backend",
     "aggregate_dataset",
     "compute",
     "output_key",
+    "split_sentences",
+    "unicode_tokenize",
 ]

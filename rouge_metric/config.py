@@ -22,14 +22,24 @@ DEFAULT_ROUGE_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL", "rougeLsum
 #:   best_recall  ROUGE-1.5.5 ``-f B``: per type, the reference with the best recall (first on ties)
 MULTI_REF_MODES: Tuple[str, ...] = ("max", "mean", "pool", "best_recall")
 
-#: Named tokenizers (a callable ``str -> list[str]`` or an object with ``.tokenize`` also works).
-TOKENIZERS: Tuple[str, ...] = ("default", "whitespace")
+#: Named tokenizers (a callable ``str -> list[str]`` or an object with ``.tokenize`` also works):
+#: ``unicode`` (every script; :mod:`rouge_metric.multilingual`), ``perl`` (ROUGE-1.5.5.pl's own
+#: tokenization of raw text; :mod:`rouge_metric.rouge155`).
+TOKENIZERS: Tuple[str, ...] = ("default", "whitespace", "unicode", "perl")
 
-#: Stemmers: ``porter`` is nltk's PorterStemmer as rouge-score uses it.
-STEMMERS: Tuple[str, ...] = ("porter",)
+#: Stemmers: ``porter`` is nltk's PorterStemmer as rouge-score uses it; ``perl_porter`` is the Porter
+#: variant of ROUGE-1.5.5.pl (:mod:`rouge_metric.perl_porter`); ``snowball:<language>`` are nltk's
+#: Snowball stemmers (languages: ``rouge_metric.multilingual.SNOWBALL_LANGUAGES``).
+STEMMERS: Tuple[str, ...] = ("porter", "perl_porter") + tuple(
+    "snowball:" + _lang for _lang in (
+        "arabic", "danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian",
+        "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish",
+    )
+)
 
-#: Sentence splitters for rougeLsum / rougeW: ``newline`` (rouge-score's default), ``nltk`` (punkt data).
-SENTENCE_SPLITTERS: Tuple[str, ...] = ("newline", "nltk")
+#: Sentence splitters for rougeLsum / rougeW: ``newline`` (rouge-score's default), ``nltk`` (punkt data),
+#: ``offline`` (rules + embedded abbreviations, no data; :mod:`rouge_metric.sentence_split`).
+SENTENCE_SPLITTERS: Tuple[str, ...] = ("newline", "nltk", "offline")
 
 #: Aggregation of per-example scores into a corpus score.
 AGGREGATIONS: Tuple[str, ...] = ("mean", "bootstrap")
@@ -105,16 +115,21 @@ class RougeConfig:
     Attributes:
         rouge_types: names such as ``rouge1``, ``rougeL``, ``rougeLsum``, ``rougeW``, ``rougeSU4``.
         use_stemmer: ``False``, ``True`` (= ``"porter"``) or a stemmer name.
-        tokenizer: ``None``/``"default"`` (rouge-score's), ``"whitespace"``, a callable
+        tokenizer: ``None``/``"default"`` (rouge-score's), ``"whitespace"``, ``"unicode"`` (every script),
+            ``"perl"`` (ROUGE-1.5.5.pl's tokenization), a callable
             ``str -> list[str]`` or an object with ``.tokenize``. A custom tokenizer replaces the whole
             pipeline, so ``use_stemmer`` has no effect with it (as in rouge-score).
-        sentence_splitter: how rougeLsum/rougeW find sentences: ``newline`` (default), ``nltk``.
+        sentence_splitter: how rougeLsum/rougeW find sentences: ``newline`` (default), ``nltk``,
+            ``offline`` (no data needed).
         multi_ref: one of :data:`MULTI_REF_MODES`.
         beta: F-measure weight, F = (1+b^2)PR/(b^2 P + R); 1 gives F1 (rouge-score's formula exactly).
         alpha: ROUGE-1.5.5's ``-p alpha``, F = PR/((1-a)P + aR); overrides ``beta`` when given.
         wlcs_weight: the ROUGE-W weight (``-w``), > 1 is usual; default 1.2.
         aggregation: ``mean`` (exact mean, default) or ``bootstrap`` (adds confidence intervals).
         n_resamples, confidence_level, seed: bootstrap settings (seed defaults to 0: deterministic).
+        stopwords: ``None`` or the words removed before scoring (after tokenization, before stemming):
+            a path of a UTF-8 file with one word per line, or an iterable of words. Stored as a sorted
+            tuple; the signature names it by hash and size (``stop:1a2b3c4d(n=598)``).
     """
 
     rouge_types: Tuple[str, ...] = DEFAULT_ROUGE_TYPES
@@ -129,6 +144,7 @@ class RougeConfig:
     n_resamples: int = 1000
     confidence_level: float = 0.95
     seed: int = 0
+    stopwords: Any = dataclasses.field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         types = self.rouge_types
@@ -212,6 +228,10 @@ class RougeConfig:
             raise ValueError(f"confidence_level: expected a number in (0, 1), got {self.confidence_level!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed: expected an integer >= 0, got {self.seed!r}")
+        if self.stopwords is not None:
+            from .multilingual import load_stopwords
+
+            object.__setattr__(self, "stopwords", load_stopwords(self.stopwords) or None)
 
     # ----------------------------------------------------------------- derived
     @property
@@ -227,6 +247,10 @@ class RougeConfig:
 
     def tokenizer_name(self) -> str:
         tok = self.tokenizer
+        if tok == "unicode":
+            import unicodedata
+
+            return f"unicode(ucd={unicodedata.unidata_version})"
         return tok if isinstance(tok, str) else _describe_callable(tok)
 
     def stemmer_name(self) -> str:
@@ -247,6 +271,10 @@ class RougeConfig:
             "tok:" + self.tokenizer_name(),
             "stem:" + self.stemmer_name(),
         ]
+        if self.stopwords:
+            from .multilingual import stopwords_digest
+
+            parts.append("stop:" + stopwords_digest(self.stopwords))
         if self.needs_sentences:
             parts.append("split:" + self.splitter_name())
         if any(s.kind == "wlcs" for s in self.type_specs):

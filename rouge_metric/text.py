@@ -12,6 +12,8 @@ import re
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .config import SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, RougeConfig
+from .multilingual import normalize_stopwords, unicode_tokenize
+from .sentence_split import split_sentences
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+")
 _VALID_TOKEN_RE = re.compile(r"^[a-z0-9]+$")
@@ -45,26 +47,45 @@ class CachedStemmer:
     ``stem(token)`` returns the stemmed token, or ``None`` when the stem is not a valid
     ``[a-z0-9]+`` token (rouge-score drops those). Tokens of length <= 3 are never stemmed.
     The cache is shared by every scorer using the same stemmer in this process.
+
+    ``porter`` and ``perl_porter`` stem tokens longer than 3 characters (rouge-score's and
+    ROUGE-1.5.5's rule); a ``[a-z0-9]+`` token whose stem is not ``[a-z0-9]+`` is dropped (rouge-score),
+    any other token (non-ASCII, from the ``unicode`` or ``whitespace`` tokenizers) keeps its stem.
+    ``snowball:<language>`` stems every token (Snowball has its own length rules).
     """
 
     def __init__(self, name: str) -> None:
         check_stemmer_name(name)
         self.name = name
-        from nltk.stem import porter  # nltk's Porter needs no nltk data
+        self.min_len = 3
+        if name == "porter":
+            from nltk.stem import porter  # nltk's Porter needs no nltk data
 
-        self._stem = porter.PorterStemmer().stem
+            self._stem = porter.PorterStemmer().stem
+        elif name == "perl_porter":
+            from .perl_porter import stem as perl_stem
+
+            self._stem = perl_stem
+        else:
+            from .multilingual import snowball_language, snowball_stem_function
+
+            self._stem = snowball_stem_function(snowball_language(name) or name)
+            self.min_len = 0
         self.cache: Dict[str, Optional[str]] = {}
 
     def stem_token(self, token: str) -> Optional[str]:
         out = self._stem(token)
-        return out if _VALID_TOKEN_RE.match(out) else None
+        if _VALID_TOKEN_RE.match(out):
+            return out
+        return None if _VALID_TOKEN_RE.match(token) else (out or None)
 
     def stem_all(self, tokens: List[str]) -> List[str]:
         cache = self.cache
         out = []
         append = out.append
+        min_len = self.min_len
         for t in tokens:
-            if len(t) <= 3:
+            if len(t) <= min_len:
                 append(t)
                 continue
             s = cache.get(t, 0)
@@ -109,9 +130,19 @@ def whitespace_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> L
     return stemmer.stem_all(tokens) if stemmer is not None else tokens
 
 
+def perl_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> List[str]:
+    """ROUGE-1.5.5.pl's tokenization of raw text (see :func:`rouge_metric.rouge155.perl_tokens`)."""
+    from .rouge155 import perl_tokens  # lazy: rouge155 imports the scoring modules
+
+    tokens = perl_tokens(text)
+    return stemmer.stem_all(tokens) if stemmer is not None else tokens
+
+
 _NAMED_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]] = {
     "default": default_tokenize,
     "whitespace": whitespace_tokenize,
+    "unicode": unicode_tokenize,
+    "perl": perl_tokenize,
 }
 
 
@@ -125,7 +156,7 @@ def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]],
 
 #: Named tokenizers whose tokens of a text are the concatenation of the tokens of its lines, so the
 #: text is tokenized once per line and the whole-text tokens are derived (no second pass).
-_LINE_SEPARABLE = {"default", "whitespace"}
+_LINE_SEPARABLE = {"default", "whitespace", "unicode", "perl"}
 
 
 # --------------------------------------------------------------------------------- sentence splitting
@@ -172,6 +203,7 @@ def newline_split(text: str) -> List[str]:
 _NAMED_SPLITTERS: Dict[str, Callable[[str], List[str]]] = {
     "newline": newline_split,
     "nltk": _nltk_split,
+    "offline": split_sentences,
 }
 
 
@@ -200,10 +232,16 @@ class TextPipeline:
             stemmer = self.stemmer
             self.tokenize: Callable[[str], List[str]] = lambda text: func(text, stemmer)
             self.line_separable = tok in _LINE_SEPARABLE
+            if config.stopwords:
+                self.tokenize = _stopword_filtered(func, stemmer, config.stopwords)
         else:
             user = tok.tokenize if callable(getattr(tok, "tokenize", None)) else tok
             self.tokenize = _checked_user_tokenizer(user)
             self.line_separable = False
+            if config.stopwords:
+                stop = frozenset(config.stopwords)
+                user_tokenize = self.tokenize
+                self.tokenize = lambda text: [t for t in user_tokenize(text) if t not in stop]
         split = config.sentence_splitter
         if isinstance(split, str):
             if split == "nltk" and config.needs_sentences:
@@ -230,6 +268,18 @@ class TextPipeline:
             return tokens, sents
         sents = [self.tokenize(s) for s in self.split(text)]
         return (self.tokenize(text) if self.needs_tokens else None), sents
+
+
+def _stopword_filtered(func: Callable[[str, Optional[CachedStemmer]], List[str]], stemmer: Optional[CachedStemmer],
+                       stopwords: Sequence[str]) -> Callable[[str], List[str]]:
+    """Tokenize, drop stopwords (entries normalized by the same tokenizer), then stem."""
+    stop = normalize_stopwords(stopwords, lambda w: func(w, None))
+
+    def tokenize(text: str) -> List[str]:
+        toks = [t for t in func(text, None) if t not in stop]
+        return stemmer.stem_all(toks) if stemmer is not None else toks
+
+    return tokenize
 
 
 def _checked_user_tokenizer(func: Callable[[str], Sequence[str]]) -> Callable[[str], List[str]]:
