@@ -132,15 +132,14 @@ class RougeMapper:
         refs = self._column(batch, self.references_column, "references_column")
         if indices is None:
             indices = range(len(preds))
-        rouge = self.rouge
+        # Validate at the boundary (errors name the column and the row), then score the whole batch
+        # through the scorer's batch path (the native batch scorer when available).
+        p_list = [check_prediction(p, idx, self.prediction_column) for idx, p in zip(indices, preds)]
+        r_list = [normalize_references(r, idx, self.references_column) for idx, r in zip(indices, refs)]
         types = self.config.rouge_types
         keys = {t: [output_key(t, s) for s in STATS] for t in types}
         out: Dict[str, List[Any]] = {k: [] for k in self.output_columns()}
-        for idx, p, r in zip(indices, preds, refs):
-            p = check_prediction(p, idx, self.prediction_column)
-            rs = normalize_references(r, idx, self.references_column)
-            per_ref, pred_len, ref_len = rouge.example_stats(p, rs)
-            scores = rouge._combine(per_ref)
+        for scores, pred_len, ref_len in self.rouge.iter_scores(p_list, r_list):
             for t in types:
                 for k, v in zip(keys[t], scores[t]):
                     out[k].append(v)

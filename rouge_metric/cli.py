@@ -300,6 +300,9 @@ def config_from_args(args: argparse.Namespace) -> RougeConfig:
 
 
 # ---------------------------------------------------------------------------------- score
+#: Examples per scoring call (progress bar granularity; memory stays flat unless bootstrapping).
+SCORE_CHUNK = 2000
+
 def _progress(total: int, quiet: bool):
     if quiet or not sys.stderr.isatty():
         return None
@@ -328,16 +331,21 @@ def cmd_score(args: argparse.Namespace) -> int:
     bar = _progress(len(preds), args.quiet)
     out = _open_output(args.per_example) if args.per_example else None
     try:
-        for i, (scores, pl, rl) in enumerate(rouge.iter_scores(preds, refs)):
-            acc.add(scores, pl, rl)
+        # Chunks through the scorer's batch path (native batch scorer when available); the inputs
+        # were validated while reading, with file and line.
+        for start in range(0, len(preds), SCORE_CHUNK):
+            stop = min(start + SCORE_CHUNK, len(preds))
+            per: Optional[List[Dict[str, Any]]] = [] if out is not None else None
+            rouge.add_to(acc, predictions=preds[start:stop], references=refs[start:stop], per_example=per)
             if out is not None:
-                row: Dict[str, Any] = {"index": i}
-                for t, sc in scores.items():
-                    for s in STATS:
-                        row[output_key(t, s)] = getattr(sc, s)
-                out.write(json.dumps(row) + "\n")
+                for i, scores in enumerate(per, start):  # type: ignore[arg-type]
+                    row: Dict[str, Any] = {"index": i}
+                    for t, sc in scores.items():
+                        for s in STATS:
+                            row[output_key(t, s)] = getattr(sc, s)
+                    out.write(json.dumps(row) + "\n")
             if bar is not None:
-                bar.update(1)
+                bar.update(stop - start)
     finally:
         if bar is not None:
             bar.close()
