@@ -190,3 +190,11 @@ def test_map_cache_reused_across_processes_and_num_proc_agrees(tmp_path: Path):
     assert single["rougeL"][:] == first["rougeL"]
     want = mapper.rouge.compute(predictions=preds, references=refs)
     assert first["corpus"] == want.as_json()
+
+
+def test_iterable_dataset_map_and_aggregate():
+    preds, refs = rand_rows(13, 25)
+    mapper = RougeMapper(rouge_types=["rouge1", "rougeLsum"], multi_ref="pool")
+    ids = datasets.Dataset.from_dict({"prediction": preds, "references": refs}).to_iterable_dataset()
+    scored = ids.map(mapper, batched=True, batch_size=7)
+    assert mapper.aggregate(scored, batch_size=4) == mapper.rouge.compute(predictions=preds, references=refs)

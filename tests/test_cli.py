@@ -204,3 +204,17 @@ def test_exit_codes_are_documented():
     for code, meaning in cli.EXIT_CODES.items():
         assert f"| {code} |" in doc, f"exit code {code} ({meaning}) missing from docs/cli.md"
     assert "exit codes:" in cli.build_parser().format_help()
+
+
+def test_missing_nltk_data_is_a_resource_error(tmp_path, capsys):
+    from rouge_metric import text
+
+    try:
+        text.check_nltk_punkt()
+        pytest.skip("nltk punkt data is installed here")
+    except LookupError:
+        pass
+    p = _write(tmp_path / "p.txt", "a b\n")
+    code, _, err = run(["score", "--predictions", p, "--references", p, "--sentence-splitter", "nltk",
+                        "--rouge-types", "rougeLsum"], capsys)
+    assert code == cli.EXIT_RESOURCE and "punkt" in err
