@@ -212,64 +212,81 @@ def perl_label(spec: TypeSpec) -> str:
     return f"ROUGE-{'SU' if spec.unigrams else 'S'}{d}"
 
 
-def _drand48_indices(seed: int, n: int) -> List[int]:
-    """Perl's ``srand(seed)`` then n times ``int(rand(n))`` (Perl >= 5.20 uses its own drand48:
-    x0 = (seed << 16) + 0x330E, x = (0x5DEECE66D * x + 0xB) mod 2^48, rand(n) = n * x / 2^48). O(n)."""
-    x = ((seed & 0xFFFFFFFF) << 16) + 0x330E
+def _rand_index_steps(n_seeds: int, n: int):
+    """For seeds i = 0..n_seeds-1 at once: Perl's ``srand(i)`` then n times ``int(rand(n))``; yields one
+    array (the draw of every seed) per step. Perl >= 5.20 uses its own drand48: x0 = (seed << 16) + 0x330E,
+    x = (0x5DEECE66D * x + 0xB) mod 2^48, rand(n) = n * (x / 2^48). O(n_seeds * n)."""
+    import numpy as np
+
+    x = (np.arange(n_seeds, dtype=np.uint64) & np.uint64(0xFFFFFFFF)) << np.uint64(16)
+    x += np.uint64(0x330E)
+    a, c, mask = np.uint64(0x5DEECE66D), np.uint64(0xB), np.uint64(0xFFFFFFFFFFFF)
     fn = float(n)
-    out = []
     for _ in range(n):
-        x = (x * 0x5DEECE66D + 0xB) & 0xFFFFFFFFFFFF
-        out.append(int(fn * (x * 3.552713678800501e-15)))  # 2^-48
-    return out
+        x = (x * a + c) & mask  # wraps mod 2^64, and 2^48 divides 2^64
+        yield (fn * (x.astype(np.float64) * 3.552713678800501e-15)).astype(np.int64)  # 2^-48
 
 
 def perl_bootstrap(values: Sequence[Tuple[float, float, float]], n_resamples: int = 1000,
                    confidence: float = 95.0) -> Tuple[Tuple[float, float, float], Tuple[float, float, float],
                                                       Tuple[float, float, float]]:
-    """The script's ``computeAverages``: for resample i = 0..n_resamples-1, ``srand(i)`` and the mean of
-    N values drawn with ``int(rand(N))`` (summed in draw order); the printed average is the mean of the
-    ascending-sorted resample means and the interval interpolates between sorted resample means at
-    ``int(delta)`` and ``int(R - delta - 1)``, delta = R * (100 - cf) / 2 / 100. Everything rounded
-    with ``%7.5f``.
+    """The script's ``computeAverages`` for one measure: for resample i = 0..n_resamples-1, ``srand(i)``
+    and the mean of N values drawn with ``int(rand(N))`` (summed in draw order); the printed average is
+    the mean of the ascending-sorted resample means and the interval interpolates between sorted
+    resample means at ``int(delta)`` and ``int(R - delta - 1)``, delta = R * (100 - cf) / 2 / 100.
+    Everything rounded with ``%7.5f``.
 
     ``values`` are the rounded per-case (R, P, F) triples in the script's instance order (keys sorted
     as strings, see :meth:`Rouge155.compute`). Returns ((avgR, avgP, avgF), (lowR, lowP, lowF),
     (highR, highP, highF)). O(n_resamples * N).
+
+    >>> perl_bootstrap([(1.0, 0.5, 0.66667), (0.0, 0.0, 0.0)], n_resamples=10)
+    ((0.55, 0.275, 0.36667), (0.0, 0.0, 0.0), (1.0, 0.5, 0.66667))
     """
-    n = len(values)
+    avg, low, high = perl_bootstrap_columns([list(v) for v in values], n_resamples, confidence, width=3)
+    return tuple(avg), tuple(low), tuple(high)  # type: ignore[return-value]
+
+
+def perl_bootstrap_columns(rows: Sequence[Sequence[float]], n_resamples: int, confidence: float,
+                           width: int) -> Tuple[List[float], List[float], List[float]]:
+    """:func:`perl_bootstrap` for several measures at once (every column of ``rows`` is one value of one
+    measure; all columns see the same draws, as in the script where every measure reseeds with
+    ``srand(i)``). Vectorized over the resamples with numpy, in the script's floating-point order.
+    O(n_resamples * N * width) time, O(n_resamples * width) memory beyond the input."""
+    import numpy as np
+
+    n = len(rows)
     if n == 0:
-        z = (0.0, 0.0, 0.0)
-        return z, z, z
-    means: List[List[float]] = [[], [], []]
-    cols = list(zip(*values))
-    for i in range(n_resamples):
-        idx = _drand48_indices(i, n)
-        for k in range(3):
-            col = cols[k]
-            s = col[idx[0]]
-            for j in idx[1:]:
-                s += col[j]
-            means[k].append(s / n)
+        z = [0.0] * width
+        return z, list(z), list(z)
+    V = np.asarray(rows, dtype=np.float64).reshape(n, width)
     R = n_resamples
+    fn = float(n)
+    S = None
+    for idx in _rand_index_steps(R, n):
+        if S is None:
+            S = V[idx].copy()
+        else:
+            S += V[idx]  # summed in draw order, as the script
+    means = S / fn
     delta = R * ((100 - confidence) / 2.0) / 100.0
     ci_ua = int(R - delta - 1)
     ci_la = int(delta)
     ci_r = R - delta - 1 - ci_ua
     avg, low, high = [], [], []
-    for k in range(3):
-        srt = sorted(means[k])
+    for k in range(width):
+        srt = np.sort(means[:, k]).tolist()
         acc = 0.0
-        for v in srt:  # sequential, as Perl (not compensated)
+        for v in srt:  # sequential, as the script (not pairwise, not compensated)
             acc += v
         avg.append(round5(acc / R))
 
         def at(i: int) -> float:
-            return srt[i] if 0 <= i < R else 0.0  # Perl: an undef element is 0
+            return srt[i] if 0 <= i < R else 0.0  # the script reads an undef element as 0
 
         low.append(round5(at(ci_la) + (at(ci_la + 1) - at(ci_la)) * ci_r))
         high.append(round5(at(ci_ua) + (at(ci_ua + 1) - at(ci_ua)) * ci_r))
-    return tuple(avg), tuple(low), tuple(high)  # type: ignore[return-value]
+    return avg, low, high
 
 
 # ------------------------------------------------------------------------------- the scorer
@@ -478,21 +495,26 @@ class Rouge155:
                 raise ValueError("ids: the eval ids must be unique")
         per_example = []
         pred_len = ref_len = 0.0
+        mode = self.config.multi_ref
         for i, (p, r) in enumerate(zip(preds, refs)):
-            per_example.append(self.score(prediction=p, references=r, index=i))
-            pv = self.process(p)
+            per_ref, pv, rvs = self.example_stats(p, r, i)
+            per_example.append({ts.spec.name: self._round(ts.combine([s[k] for s in per_ref], mode))
+                                for k, ts in enumerate(self._type_scorers)})
             pred_len += len(pv[0])
-            ref_len += sum(len(self.process(x)[0]) for x in r) / len(r)
+            ref_len += sum(len(v[0]) for v in rvs) / len(rvs)
         order = sorted(range(len(preds)), key=lambda i: f"{ids[i]}.{peer_id}")
+        types = self.rouge_types
+        rows = [[x for t in types for x in (per_example[i][t].recall, per_example[i][t].precision,
+                                            per_example[i][t].fmeasure)] for i in order]
+        avg, low, high = perl_bootstrap_columns(rows, self.n_resamples, self.confidence, 3 * len(types))
         scores: Dict[str, Score] = {}
         ci: Dict[str, AggregateScore] = {}
-        for t in self.rouge_types:
-            vals = [(per_example[i][t].recall, per_example[i][t].precision, per_example[i][t].fmeasure)
-                    for i in order]
-            avg, low, high = perl_bootstrap(vals, self.n_resamples, self.confidence)
-            mid = Score(avg[1], avg[0], avg[2])
+        for k, t in enumerate(types):
+            j = 3 * k
+            mid = Score(avg[j + 1], avg[j], avg[j + 2])
             scores[t] = mid
-            ci[t] = AggregateScore(low=Score(low[1], low[0], low[2]), mid=mid, high=Score(high[1], high[0], high[2]))
+            ci[t] = AggregateScore(low=Score(low[j + 1], low[j], low[j + 2]), mid=mid,
+                                   high=Score(high[j + 1], high[j], high[j + 2]))
         n = len(preds)
         return CorpusResult(scores=scores, n=n, pred_len=pred_len / max(n, 1), ref_len=ref_len / max(n, 1),
                             signature=self.signature(), ci=ci,
@@ -555,6 +577,7 @@ __all__ = [
     "Rouge155",
     "load_exceptions",
     "perl_bootstrap",
+    "perl_bootstrap_columns",
     "perl_label",
     "perl_tokens",
     "perl_units",
