@@ -387,6 +387,92 @@ class Rouge155:
         self._type_scorers = [_TypeScorer(s, self._f) for s in self.specs]
         self._needs_units = any(s.uses_sentences for s in self.specs)
 
+    @classmethod
+    def from_perl_options(cls, options: str, *, exceptions: Any = None, stopwords: Any = None,
+                          backend: Optional[str] = None) -> "Rouge155":
+        """The scorer of a ROUGE-1.5.5.pl command line, e.g. the options a paper reports.
+
+        Understood: ``-n N`` (rouge1..rougeN), ``-x`` (no ROUGE-L), ``-w W``, ``-2 d`` with ``-u``/``-U``,
+        ``-f A|B``, ``-p alpha``, ``-m`` (needs ``exceptions=``), ``-s`` (needs ``stopwords=``), ``-l n``,
+        ``-b n``, ``-r R``, ``-c cf``; ``-a``, ``-d``, ``-v``, ``-e dir``, ``-z fmt`` and ``-t 0`` are
+        accepted and ignored (they do not change the numbers). ``-t 1|2``, ``-3`` (BE) and ``-M`` are
+        not supported and raise ValueError.
+
+        >>> r = Rouge155.from_perl_options("-c 95 -2 4 -U -r 1000 -n 2 -w 1.2 -a")
+        >>> r.rouge_types
+        ('rouge1', 'rouge2', 'rougeLsum', 'rougeW', 'rougeS4', 'rougeSU4')
+        """
+        import shlex
+
+        with_arg = set("bcef" "lnpt" "r23wz")
+        flags = set("ahHdmMsuUvx")
+        opts: Dict[str, str] = {}
+        toks = shlex.split(options)
+        i = 0
+        while i < len(toks):
+            tok = toks[i]
+            i += 1
+            if not tok.startswith("-") or tok == "-":
+                raise ValueError(f"options: unexpected argument {tok!r} (give only options, not the config file)")
+            j = 1
+            while j < len(tok):
+                ch = tok[j]
+                if ch in with_arg:
+                    val = tok[j + 1:]
+                    if not val:
+                        if i >= len(toks):
+                            raise ValueError(f"options: -{ch} needs a value")
+                        val = toks[i]
+                        i += 1
+                    opts[ch] = val
+                    break
+                if ch not in flags:
+                    raise ValueError(f"options: unknown option -{ch}")
+                opts[ch] = ""
+                j += 1
+        for bad, why in (("3", "BE scoring"), ("M", "stemming models only")):
+            if bad in opts:
+                raise ValueError(f"options: -{bad} ({why}) is not supported by the preset")
+        if opts.get("t", "0") not in ("0", ""):
+            raise ValueError("options: -t 1/-t 2 (token-level averaging) is not supported; use -t 0 (the default)")
+
+        def num(ch: str, kind: type) -> Any:
+            try:
+                return kind(opts[ch])
+            except ValueError:
+                raise ValueError(f"options: -{ch} expects a {kind.__name__}, got {opts[ch]!r}") from None
+
+        types: List[str] = []
+        if "n" in opts:
+            types += [f"rouge{k}" for k in range(1, num("n", int) + 1)]
+        if "x" not in opts:
+            types.append("rougeLsum")
+        weight = num("w", float) if "w" in opts else 1.2
+        if "w" in opts:
+            types.append("rougeW")
+        if "2" in opts:
+            d = num("2", int)
+            tag = "" if d < 0 else str(d)
+            if "u" in opts:
+                types.append(f"rougeSU{tag}")
+            else:
+                types.append(f"rougeS{tag}")
+                if "U" in opts:
+                    types.append(f"rougeSU{tag}")
+        if not types:
+            raise ValueError("options: no measure selected (-x without -n, -w or -2)")
+        if "m" in opts and exceptions is None:
+            raise ValueError("options: -m needs exceptions=<the WordNet exception list> (see Rouge155)")
+        if "s" in opts and stopwords is None:
+            raise ValueError("options: -s needs stopwords=<path of smart_common_words.txt or a word list>")
+        return cls(types, multi_ref=opts.get("f", "A"), alpha=num("p", float) if "p" in opts else 0.5,
+                   use_stemmer="m" in opts, exceptions=exceptions if "m" in opts else None,
+                   stopwords=stopwords if "s" in opts else None,
+                   length_limit=(num("l", int) or None) if "l" in opts else None,  # -l 0: no limit
+                   byte_limit=(num("b", int) or None) if "b" in opts else None, wlcs_weight=weight,
+                   n_resamples=num("r", int) if "r" in opts else 1000,
+                   confidence=num("c", float) if "c" in opts else 95.0, backend=backend)
+
     @property
     def rouge_types(self) -> Tuple[str, ...]:
         return self.config.rouge_types

@@ -252,3 +252,44 @@ def test_signature_names_every_setting(shared_dir):
     for part in ("preset:rouge155", "types:rouge1,rougeW", "tok:perl", "stem:perl_porter+exc:", f"(n={n_stop})",
                  "limit:b=665", "w:1.5", "multiref:best_recall", "f:alpha=0.2", "agg:perl_bootstrap(n=10,ci=90)"):
         assert part in sig
+
+
+def test_from_perl_options_reproduces_the_golden_runs(shared_dir):
+    """Each golden line was produced by two Perl runs; their option strings build the same scorers."""
+    gold = shared_dir / "golden"
+    lines = _golden_lines(shared_dir, "rouge155-realistic.jsonl")[::10]
+    scorers = {}
+    for d in lines:
+        for opts in d["options"].split(";"):
+            opts = opts.strip() + (" -m" if d["stem"] else "") + (" -s" if d["stopwords"] else "")
+            if opts not in scorers:
+                scorers[opts] = Rouge155.from_perl_options(
+                    opts, exceptions=str(gold / "wordnet-2.0-exceptions.tsv"),
+                    stopwords=str(gold / "smart_common_words.txt"))
+            sc = scorers[opts]
+            got = sc.score(prediction="\n".join(d["candidate"]), references=["\n".join(r) for r in d["references"]])
+            for spec in sc.specs:
+                want = d["scores"][perl_label(spec)]
+                s = got[spec.name]
+                assert (s.recall, s.precision, s.fmeasure) == (want["R"], want["P"], want["F"]), (d["id"], opts)
+    assert {t for sc in scorers.values() for t in sc.rouge_types} == set(TYPES)
+
+
+@pytest.mark.parametrize("opts,types", [
+    ("-n 2", ("rouge1", "rouge2", "rougeLsum")),
+    ("-a -c 95 -2 -1 -u -x", ("rougeSU",)),
+    ("-x -2 4", ("rougeS4",)),
+    ("-n4 -w 1.5 -x", ("rouge1", "rouge2", "rouge3", "rouge4", "rougeW")),
+])
+def test_from_perl_options_types(opts, types):
+    assert Rouge155.from_perl_options(opts).rouge_types == types
+
+
+@pytest.mark.parametrize("opts,msg", [
+    ("-n 2 -m", "-m needs exceptions="), ("-s", "-s needs stopwords="), ("-3 HM", "-3 .BE scoring"),
+    ("-t 1", "-t 1/-t 2"), ("-q", "unknown option -q"), ("-n two", "-n expects a int"),
+    ("-n 2 config.xml", "unexpected argument 'config.xml'"), ("-x", "no measure selected"),
+])
+def test_from_perl_options_errors(opts, msg):
+    with pytest.raises(ValueError, match=msg):
+        Rouge155.from_perl_options(opts)
