@@ -34,7 +34,10 @@ def to_numpy(x: Any, arg: str) -> np.ndarray:
         return x.numpy()
     if x is None:
         raise TypeError(f"{arg}: expected an array of token ids, got None")
-    return np.asarray(x)
+    try:
+        return np.asarray(x)
+    except ValueError:
+        raise ValueError(f"{arg}: rows of different lengths; pad them to one length (with -100) first") from None
 
 
 def _token_ids(predictions: Any, labels: np.ndarray) -> np.ndarray:
@@ -77,8 +80,8 @@ def decode_eval_pred(tokenizer: Any, predictions: Any, label_ids: Any) -> Decode
             "tokenizer: has no pad_token_id; set one (e.g. tokenizer.pad_token = tokenizer.eos_token) so -100 "
             "positions can be decoded"
         )
-    if isinstance(predictions, list) or isinstance(label_ids, list):
-        if not (isinstance(predictions, list) and isinstance(label_ids, list)) or len(predictions) != len(label_ids):
+    if _is_batch_list(predictions) or _is_batch_list(label_ids):
+        if not (_is_batch_list(predictions) and _is_batch_list(label_ids)) or len(predictions) != len(label_ids):
             raise ValueError(
                 "predictions and label_ids: expected both arrays or both lists of per-batch arrays of the same "
                 f"length, got {type(predictions).__name__} and {type(label_ids).__name__}"
@@ -101,6 +104,11 @@ def decode_eval_pred(tokenizer: Any, predictions: Any, label_ids: Any) -> Decode
     labels = np.where(labels < 0, pad, labels).astype(np.int64, copy=False)
     gen_lens = np.count_nonzero(preds != pad, axis=1).tolist()
     return DecodedBatch(_decode(tokenizer, preds), _decode(tokenizer, labels), gen_lens)
+
+
+def _is_batch_list(x: Any) -> bool:
+    """A list of per-batch arrays (``eval_do_concat_batches=False``), not nested lists of ids."""
+    return isinstance(x, list) and bool(x) and (hasattr(x[0], "shape") or isinstance(x[0], tuple))
 
 
 def _decode(tokenizer: Any, ids: np.ndarray) -> List[str]:
