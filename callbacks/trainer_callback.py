@@ -99,6 +99,8 @@ class RougeCallback(TrainerCallback):
         self.output_dir = output_dir
         self._options = rouge_options
         self.metric: Optional[RougeComputeMetrics] = None
+        #: The instance the Trainer calls (when given): it learns the eval set size at each prediction step.
+        self.trainer_metric = compute_metrics
         if self.mode == "reuse":
             self.metric = compute_metrics
         elif compute_metrics is not None:
@@ -142,8 +144,8 @@ class RougeCallback(TrainerCallback):
     def on_prediction_step(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         # Runs before compute_metrics sees the gathered predictions: tell the adapter the eval set size so the
         # duplicates of a distributed sampler's last batch are dropped.
-        if self.mode == "reuse" and self.metric is not None:
-            self.metric.expected_examples = dataset_length(kwargs.get("eval_dataloader"))
+        if self.trainer_metric is not None:
+            self.trainer_metric.expected_examples = dataset_length(kwargs.get("eval_dataloader"))
 
     def on_evaluate(self, args: Any, state: Any, control: Any, metrics: Optional[Dict[str, float]] = None,
                     **kwargs: Any) -> None:

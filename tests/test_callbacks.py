@@ -436,6 +436,19 @@ def test_callback_best_metric_must_be_a_reported_key(tok):
     RougeCallback(RougeComputeMetrics(tok, stats=("recall",)), best_metric="rouge2_recall")
 
 
+def test_dataset_length_of_dataloaders():
+    from rouge_metric.callbacks.trainer_callback import dataset_length
+
+    class Prepared:  # accelerate's DataLoaderShard knows the unsharded size
+        total_dataset_length = 13
+        dataset = [0] * 7
+
+    assert dataset_length(None) is None
+    assert dataset_length(torch.utils.data.DataLoader(list(range(9)), batch_size=4)) == 9
+    assert dataset_length(Prepared()) == 13
+    assert dataset_length(torch.utils.data.DataLoader(iter(range(3)))) is None  # an iterable has no size
+
+
 # ---------------------------------------------------------------------------------------- example
 def test_example_tiny_run_writes_history(tmp_path):
     env = dict(os.environ, OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")

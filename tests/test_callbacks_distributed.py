@@ -47,6 +47,12 @@ def evaluate_all(model_dir: str, out_dir: str) -> Dict[str, Any]:
         seen[f"batched{int(batched)}"] = {k[len("eval_"):]: v for k, v in out.items() if k[len("eval_"):] in
                                           metric.output_keys()}
         seen[f"batched{int(batched)}_n"] = metric.last_result.n
+    # without the callback nobody tells the adapter the eval set size: what Seq2SeqTrainer hands it
+    metric = RougeComputeMetrics(tokenizer)
+    args = tiny_training_args(os.path.join(out_dir, "run_plain"), per_device_eval_batch_size=4)
+    transformers.Seq2SeqTrainer(model=model, args=args, eval_dataset=eval_ds, data_collator=collator,
+                                processing_class=tokenizer, compute_metrics=metric).evaluate()
+    seen["no_callback_n"] = metric.last_result.n
     # generate mode: every rank generates the fixed subset; the values reach log_history via trainer.log
     callback = RougeCallback(eval_dataset=eval_ds[:7], batch_size=3)
     args = tiny_training_args(os.path.join(out_dir, "run_generate"), per_device_eval_batch_size=4,
@@ -136,6 +142,10 @@ else:
             # duplicates added by the sampler are dropped: every example counted once
             assert r["batched0_n"] == r["batched1_n"] == r["custom_sync_n"] == N_EVAL
             assert r["generate_entries"] == 2
+            # the premise of expected_examples: Seq2SeqTrainer gathers with accelerator.gather, so the 3 duplicates
+            # the sampler adds to the last batch reach compute_metrics (if this fails, transformers changed it)
+            assert r["no_callback_n"] == 16
+        assert single["no_callback_n"] == N_EVAL
         assert single["batched0"] == single["batched1"]
         assert single["custom_sync"]["rouge1"] == 100.0
         # files are written by the main process only: one history line per evaluation, not one per rank
