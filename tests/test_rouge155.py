@@ -293,3 +293,38 @@ def test_from_perl_options_types(opts, types):
 def test_from_perl_options_errors(opts, msg):
     with pytest.raises(ValueError, match=msg):
         Rouge155.from_perl_options(opts)
+
+
+# ------------------------------------------------------------------------- random inputs
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from rouge_metric import core  # noqa: E402
+
+try:
+    from strategies import references_lists, texts
+except ImportError:  # pragma: no cover - run from another directory
+    from tests.strategies import references_lists, texts
+
+_BYTE_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts())
+def test_perl_tokens_equal_the_byte_level_definition(text):
+    # Oracle: the script's steps on the UTF-8 bytes (tr/A-Z/a-z/; s/-/ - /g; s/[^A-Za-z0-9\-]/ /g; split;
+    # keep /^[a-z0-9\$]/), written independently on bytes.
+    b = text.encode("utf-8").translate(_BYTE_LOWER).replace(b"-", b" - ")
+    b = bytes(c if (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c == 45) else 32 for c in b)
+    want = [t.decode() for t in b.split() if t[:1].isalnum() or t[:1] == b"$"]
+    assert perl_tokens(text) == want
+
+
+@pytest.mark.skipif(not core.native_available(), reason="native backend not built")
+@settings(max_examples=60, deadline=None)
+@given(texts(), references_lists, st.sampled_from(["A", "B"]), st.sampled_from([None, 5, 12]))
+def test_backends_agree_on_random_text(pred, refs, formula, limit):
+    refs = ["x\n" + r for r in refs]  # ROUGE-W needs reference tokens (a first line kept by any limit)
+    a = Rouge155(TYPES, multi_ref=formula, byte_limit=limit, backend="python")
+    b = Rouge155(TYPES, multi_ref=formula, byte_limit=limit, backend="native")
+    assert a.score(prediction=pred, references=refs) == b.score(prediction=pred, references=refs)
