@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -26,6 +28,8 @@ from rouge_metric.callbacks._compat import (  # noqa: E402
     TRANSFORMERS_MAX, TRANSFORMERS_MIN, check_transformers_version)
 from rouge_metric.callbacks.testing import (  # noqa: E402
     build_tokenizer, encode_pairs, synthetic_pairs, tiny_setup, tiny_training_args)
+
+from strategies import texts  # noqa: E402  (tests/strategies.py)
 
 REPO = Path(__file__).resolve().parents[1]
 TEXTS = ["the cat sat on the mat", "a dog ran over the hill today", "big red birds flew",
@@ -167,6 +171,33 @@ def test_batched_mode_equals_plain_mode_and_resets(tok):
     assert metric._acc.values is None and metric._acc.n == 0  # sums only, reset after the evaluation
 
 
+@settings(max_examples=30, deadline=None)
+@given(pairs=st.lists(st.tuples(texts(max_words=10), texts(max_words=10)), min_size=1, max_size=7),
+       cuts=st.sets(st.integers(1, 6), max_size=3), fill_with_pad=st.booleans())
+def test_random_texts_plain_and_batched_equal_core_and_rouge_score(tok, pairs, cuts, fill_with_pad):
+    """Random Unicode texts: plain == batched == the core on the decoded texts; means match rouge-score."""
+    rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+    pad = tok.pad_token_id
+    gen_rows = [[pad] + tok(p)["input_ids"] for p, _ in pairs]
+    label_rows = [tok(r)["input_ids"] for _, r in pairs]
+    width = max(map(len, gen_rows + label_rows)) + 1
+    gen = np.array([r + [pad if fill_with_pad else -100] * (width - len(r)) for r in gen_rows])
+    labels = np.array([r + [-100] * (width - len(r)) for r in label_rows])
+    plain = RougeComputeMetrics(tok)((gen, labels))
+    texts_p, texts_r = independent_decode(tok, gen), independent_decode(tok, labels)
+    assert plain == {**core_metrics(texts_p, texts_r), "gen_len": float(np.mean([len(r) - 1 for r in gen_rows]))}
+    metric = RougeComputeMetrics(tok)
+    bounds = [0] + sorted(c for c in cuts if c < len(pairs)) + [len(pairs)]
+    for a, b in zip(bounds, bounds[1:]):
+        out = metric((torch.tensor(gen[a:b]), torch.tensor(labels[a:b])), compute_result=b == len(pairs))
+    assert out == plain
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
+    scores = [scorer.score(r, p) for p, r in zip(texts_p, texts_r)]
+    for key in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
+        oracle = 100 * math.fsum(sc[key].fmeasure for sc in scores) / len(scores)
+        assert plain[key] == pytest.approx(oracle, rel=1e-12, abs=1e-12)
+
+
 def test_plain_call_drops_an_unfinished_batched_evaluation(tok):
     gen, labels = eval_arrays(tok)
     metric = RougeComputeMetrics(tok)
@@ -263,6 +294,15 @@ def test_supported_transformers_range_matches_pyproject_and_is_enforced(monkeypa
     monkeypatch.setattr(transformers, "__version__", "4.40.0")
     with pytest.raises(ImportError, match="found transformers 4.40.0"):
         RougeComputeMetrics(tok)
+
+
+def test_callback_import_fails_clearly_outside_the_supported_range():
+    code = ("import transformers; transformers.__version__ = '4.40.0'\n"
+            "try:\n    from rouge_metric.callbacks import RougeCallback\n"
+            "except ImportError as exc:\n    print(exc)\nelse:\n    raise SystemExit('imported')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert "supports transformers>=4.46,<6; found transformers 4.40.0" in proc.stdout
+    assert 'pip install "rouge-metric-hf[train]"' in proc.stdout
 
 
 def test_core_and_package_import_without_torch():
