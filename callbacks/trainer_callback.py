@@ -42,6 +42,15 @@ SAMPLES_FILE = "rouge_samples.jsonl"
 BEST_FILE = "rouge_best.json"
 
 
+class _TokenizerFromTrainer:
+    """Stands for the Trainer's ``processing_class`` until the first evaluation supplies it."""
+
+    pad_token_id = 0
+
+    def batch_decode(self, *args: Any, **kwargs: Any) -> List[str]:
+        raise RuntimeError("RougeCallback: no tokenizer yet; pass tokenizer=... or give the Trainer a processing_class")
+
+
 class RougeCallback(TrainerCallback):
     """Log ROUGE while fine-tuning, keep its history, sample predictions and the best checkpoint.
 
@@ -97,7 +106,6 @@ class RougeCallback(TrainerCallback):
         self.generation_kwargs = dict(generation_kwargs or {})
         self.num_samples = num_samples
         self.output_dir = output_dir
-        self._options = rouge_options
         self.metric: Optional[RougeComputeMetrics] = None
         #: The instance the Trainer calls (when given): it learns the eval set size at each prediction step.
         self.trainer_metric = compute_metrics
@@ -105,10 +113,9 @@ class RougeCallback(TrainerCallback):
             self.metric = compute_metrics
         elif compute_metrics is not None:
             self.metric = compute_metrics.clone()
-        elif tokenizer is not None:
-            self.metric = RougeComputeMetrics(tokenizer, **rouge_options)
-        if self.metric is not None:
-            self._check_best_metric(best_metric, self.metric)
+        else:  # validated now; the Trainer's processing_class replaces the placeholder at the first evaluation
+            self.metric = RougeComputeMetrics(tokenizer or _TokenizerFromTrainer(), **rouge_options)
+        self._check_best_metric(best_metric, self.metric)
         self.best_metric = best_metric
         self.trainer: Any = None
         #: One dict per evaluation (as written to rouge_history.jsonl).
@@ -204,10 +211,10 @@ class RougeCallback(TrainerCallback):
         if model is None or tokenizer is None:
             raise ValueError("RougeCallback: generate mode needs the model and a tokenizer (tokenizer=... or the "
                              "Trainer's processing_class)")
-        if self.metric is None:
-            self.metric = RougeComputeMetrics(tokenizer, **self._options)
-            self._check_best_metric(self.best_metric, self.metric)
         metric = self.metric
+        assert metric is not None
+        if isinstance(metric.tokenizer, _TokenizerFromTrainer):
+            metric.tokenizer = tokenizer
         metric.num_samples = max(metric.num_samples, self.num_samples)
         values = generate_and_score(model, tokenizer, self.eval_dataset, metric, batch_size=self.batch_size,
                                     generation_kwargs=self._generation_kwargs(args))

@@ -463,6 +463,8 @@ def test_reuse_mode_warns_when_the_adapter_was_not_called(trained, tmp_path, cap
     ({"eval_dataset": []}, "eval_dataset: expected a non-empty"),
     ({"eval_dataset": [{"input_ids": [1]}]}, r"eval_dataset\[0\]: .* missing 'labels'"),
     ({"batch_size": 0, "eval_dataset": [{"input_ids": [1], "labels": [1]}]}, "batch_size: expected an integer >= 1"),
+    ({"eval_dataset": [{"input_ids": [1], "labels": [1]}], "stats": ("f",)}, "stats: unknown statistic 'f'"),
+    ({"eval_dataset": [{"input_ids": [1], "labels": [1]}], "best_metric": "rougeW"}, "best_metric: 'rougeW' is not"),
 ])
 def test_callback_rejects_bad_arguments(kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
