@@ -101,14 +101,23 @@ def _token_re() -> Pattern[str]:
     global _TOKEN_RE
     if _TOKEN_RE is None:
         cat = unicodedata.category
-        marks = [c for lo, hi in _SCAN_RANGES for c in range(lo, hi) if cat(chr(c))[0] == "M"]
-        no_space = [c for lo, hi, _ in NO_SPACE_BLOCKS for c in range(lo, hi + 1) if cat(chr(c))[0] == "L"]
+        no_space = {c for lo, hi, _ in NO_SPACE_BLOCKS for c in range(lo, hi + 1) if cat(chr(c))[0] == "L"}
+        marks = []
+        word = []  # letters and numbers (str.isalnum, i.e. re's \w without "_") outside no-space scripts
+        for lo, hi in _SCAN_RANGES:
+            for c in range(lo, hi):
+                ch = chr(c)
+                if cat(ch)[0] == "M":
+                    marks.append(c)
+                elif ch.isalnum() and c not in no_space:
+                    word.append(c)
         m = _char_class(marks)
-        ns = _char_class(no_space)
-        # a no-space letter with its marks | a run of (word characters other than "_" and no-space
-        # letters) or marks
-        _TOKEN_RE = re.compile(f"[{ns}][{m}]*|(?:[^\\W_{ns}]|[{m}])+")
+        # a no-space letter with its marks | a run of word characters and marks
+        _TOKEN_RE = re.compile(f"[{_char_class(no_space)}][{m}]*|[{_char_class(word)}{m}]+")
     return _TOKEN_RE
+
+
+_ASCII_TOKEN_RE = re.compile(r"[a-z0-9]+")
 
 
 def normalize_unicode(text: str) -> str:
@@ -134,7 +143,10 @@ def unicode_tokenize(text: str, stemmer: Any = None) -> List[str]:
     >>> unicode_tokenize("ภาษาไทย")  # Thai: one token per character with its marks
     ['ภ', 'า', 'ษ', 'า', 'ไ', 'ท', 'ย']
     """
-    tokens = _token_re().findall(normalize_unicode(text))
+    if text.isascii():  # NFKC and casefold are lower() here, and the classes reduce to [a-z0-9]
+        tokens = _ASCII_TOKEN_RE.findall(text.lower())
+    else:
+        tokens = _token_re().findall(normalize_unicode(text))
     return stemmer.stem_all(tokens) if stemmer is not None else tokens
 
 
