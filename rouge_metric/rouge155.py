@@ -517,9 +517,13 @@ class Rouge155:
         """``(tokens, units)``: the whole-text tokens (readText: N, S, SU and the L/W clipping tables)
         and the per-unit tokens (readText_LCS: L and W)."""
         whole, units = perl_units(text, self.length_limit, self.byte_limit)
-        tokens = self._tokens(whole)
-        unit_tokens = [self._tokens(u) for u in units] if self._needs_units else None
-        return tokens, unit_tokens
+        if not self._needs_units:
+            return self._tokens(whole), None
+        unit_tokens = [self._tokens(u) for u in units]
+        if self.byte_limit:  # readText and readText_LCS may disagree (the script's -b bug)
+            return self._tokens(whole), unit_tokens
+        # otherwise the readText text is the units joined by spaces: its tokens are theirs, in order
+        return [t for u in unit_tokens for t in u], unit_tokens
 
     # ---- one example
     def example_stats(self, prediction: str, references: List[str], index: int = 0):

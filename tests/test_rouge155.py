@@ -328,3 +328,15 @@ def test_backends_agree_on_random_text(pred, refs, formula, limit):
     a = Rouge155(TYPES, multi_ref=formula, byte_limit=limit, backend="python")
     b = Rouge155(TYPES, multi_ref=formula, byte_limit=limit, backend="native")
     assert a.score(prediction=pred, references=refs) == b.score(prediction=pred, references=refs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts(), st.sampled_from([0, 1, 3, 8, 20]), st.sampled_from([0, 2, 7, 30]))
+def test_token_views_follow_readtext_and_readtext_lcs(text, words, nbytes):
+    """The whole-text tokens are those of readText's text, the units those of readText_LCS's units."""
+    for kw in ({"length_limit": words or None}, {"byte_limit": nbytes or None}):
+        r = Rouge155(["rouge1", "rougeLsum"], **kw)
+        whole, units = perl_units(text, kw.get("length_limit") or 0, kw.get("byte_limit") or 0)
+        tokens, unit_tokens = r.process(text)
+        assert tokens == perl_tokens(whole or "")
+        assert unit_tokens == [perl_tokens(u) for u in units]
