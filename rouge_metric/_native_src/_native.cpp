@@ -26,6 +26,10 @@
 
 #include "lower_table.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace py = pybind11;
 
 namespace {
@@ -42,7 +46,7 @@ inline uint64_t hash_bytes(const char* p, size_t n) {
         n -= 8;
     }
     uint64_t k = 0;
-    std::memcpy(&k, p, n);
+    for (size_t i = 0; i < n; ++i) k |= (uint64_t)(uint8_t)p[i] << (8 * i);  // no memcpy call
     h = (h ^ k) * 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 29;
     return h | 1;  // 0 marks an empty slot
@@ -53,6 +57,21 @@ inline uint64_t mix64(uint64_t x) {
     x *= 0xff51afd7ed558ccdull;
     x ^= x >> 33;
     return x;
+}
+
+inline bool same(const char* a, const char* b, size_t n) {
+    while (n >= 8) {
+        uint64_t x, y;
+        std::memcpy(&x, a, 8);
+        std::memcpy(&y, b, 8);
+        if (x != y) return false;
+        a += 8;
+        b += 8;
+        n -= 8;
+    }
+    while (n--)
+        if (*a++ != *b++) return false;
+    return true;
 }
 
 // String -> int32 map, open addressing with linear probing; keys live in one arena.
@@ -74,7 +93,7 @@ struct StrMap {
         for (size_t i = h & mask;; i = (i + 1) & mask) {
             const Slot& s = slots[i];
             if (s.h == 0) return nullptr;
-            if (s.h == h && s.len == n && std::memcmp(arena.data() + s.off, p, n) == 0) return &s.val;
+            if (s.h == h && s.len == n && same(arena.data() + s.off, p, n)) return &s.val;
         }
     }
     void insert(const char* p, size_t n, uint64_t h, int32_t v) {
@@ -799,71 +818,194 @@ inline const char* lower_projection(uint32_t cp) {
 enum Tok { TOK_DEFAULT = 0, TOK_WHITESPACE = 1 };
 
 // A raw token: bytes (ASCII for the default tokenizer, UTF-8 for whitespace) and its length in
-// code points (stemming applies to tokens longer than 3 code points).
+// code points (stemming applies to tokens longer than min_len code points).
 struct RawTok {
     std::string s;
     size_t cps = 0;
 };
 
-inline void put_utf8(std::string& s, uint32_t c) {
+// Growable token buffer: tokens are written in place, then handed out as (pointer, length).
+struct TokBuf {
+    std::string b = std::string(64, '\0');
+    size_t n = 0, cps = 0;
+    inline void put(char c) {
+        if (n == b.size()) b.resize(b.size() * 2);
+        b[n++] = c;
+    }
+};
+
+inline void put_utf8(TokBuf& s, uint32_t c) {
     if (c < 0x80) {
-        s.push_back((char)c);
+        s.put((char)c);
     } else if (c < 0x800) {
-        s.push_back((char)(0xC0 | (c >> 6)));
-        s.push_back((char)(0x80 | (c & 0x3F)));
+        s.put((char)(0xC0 | (c >> 6)));
+        s.put((char)(0x80 | (c & 0x3F)));
     } else if (c < 0x10000) {
-        s.push_back((char)(0xE0 | (c >> 12)));
-        s.push_back((char)(0x80 | ((c >> 6) & 0x3F)));
-        s.push_back((char)(0x80 | (c & 0x3F)));
+        s.put((char)(0xE0 | (c >> 12)));
+        s.put((char)(0x80 | ((c >> 6) & 0x3F)));
+        s.put((char)(0x80 | (c & 0x3F)));
     } else {
-        s.push_back((char)(0xF0 | (c >> 18)));
-        s.push_back((char)(0x80 | ((c >> 12) & 0x3F)));
-        s.push_back((char)(0x80 | ((c >> 6) & 0x3F)));
-        s.push_back((char)(0x80 | (c & 0x3F)));
+        s.put((char)(0xF0 | (c >> 18)));
+        s.put((char)(0x80 | ((c >> 12) & 0x3F)));
+        s.put((char)(0x80 | ((c >> 6) & 0x3F)));
+        s.put((char)(0x80 | (c & 0x3F)));
     }
 }
 
-// Tokenize text (newline-split into sentences): calls tok(token) for each token and sent() at each
-// sentence end. Default: Python's str.lower() then [a-z0-9]+ runs (via the generated table).
+// ASCII: the lowercase token character of c, or 0 for a separator.
+struct AsciiTable {
+    char t[128];
+    AsciiTable() {
+        for (int c = 0; c < 128; ++c) {
+            t[c] = 0;
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) t[c] = (char)c;
+            if (c >= 'A' && c <= 'Z') t[c] = (char)(c + 32);
+        }
+    }
+};
+const AsciiTable ASCII;
+
+// 1-byte (Latin-1) texts: 16 characters at a time with SSE2 (baseline x86-64). Bit k of a class mask
+// is set when byte k is in the class.
+#if defined(__SSE2__)
+inline uint32_t token_mask16(__m128i v) {  // ASCII [A-Za-z0-9]
+    __m128i low = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(low, _mm_set1_epi8('z' + 1)));
+    __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+    return (uint32_t)_mm_movemask_epi8(_mm_or_si128(letter, digit));
+}
+// 16 characters as 16 bytes; UCS-2 characters above 0xFF become 0x80 (non-ASCII).
+inline __m128i load16(const uint8_t* p) { return _mm_loadu_si128((const __m128i*)p); }
+inline __m128i load16(const uint16_t* p) {
+    __m128i a = _mm_loadu_si128((const __m128i*)p), b = _mm_loadu_si128((const __m128i*)(p + 8));
+    __m128i z = _mm_setzero_si128(), x80 = _mm_set1_epi16(0x80);
+    __m128i ha = _mm_cmpeq_epi16(_mm_srli_epi16(a, 8), z), hb = _mm_cmpeq_epi16(_mm_srli_epi16(b, 8), z);
+    a = _mm_or_si128(_mm_and_si128(ha, a), _mm_andnot_si128(ha, x80));
+    b = _mm_or_si128(_mm_and_si128(hb, b), _mm_andnot_si128(hb, x80));
+    return _mm_packus_epi16(a, b);
+}
+#endif
+
+// First j >= i where s[j] is not an ASCII token character (or len).
+template <class C>
+inline size_t token_run_end(const C* s, size_t i, size_t len) {
+#if defined(__SSE2__)
+    while (i + 16 <= len) {
+        uint32_t m = ~token_mask16(load16(s + i)) & 0xFFFFu;
+        if (m) return i + (size_t)__builtin_ctz(m);
+        i += 16;
+    }
+#endif
+    while (i < len && (uint32_t)s[i] < 0x80 && ASCII.t[(uint32_t)s[i]]) ++i;
+    return i;
+}
+
+// First j >= i where s[j] is a token character, a newline or non-ASCII (or len).
+template <class C>
+inline size_t skip_separators(const C* s, size_t i, size_t len) {
+#if defined(__SSE2__)
+    while (i + 16 <= len) {
+        __m128i v = load16(s + i);
+        uint32_t m = token_mask16(v) | (uint32_t)_mm_movemask_epi8(v) |
+                     (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+        if (m) return i + (size_t)__builtin_ctz(m);
+        i += 16;
+    }
+#endif
+    while (i < len && !((uint32_t)s[i] >= 0x80 || ASCII.t[(uint32_t)s[i]] || s[i] == '\n')) ++i;
+    return i;
+}
+
+// Lowercase copy of an ASCII token run (letters and digits: OR 0x20). dst has 16 bytes of slack.
+template <class C>
+inline void lower_copy(char* dst, const C* src, size_t n) {
+#if defined(__SSE2__)
+    size_t k = 0;
+    for (; k + 16 <= n; k += 16)
+        _mm_storeu_si128((__m128i*)(dst + k), _mm_or_si128(load16(src + k), _mm_set1_epi8(0x20)));
+    for (; k < n; ++k) dst[k] = (char)(src[k] | 0x20);
+#else
+    for (size_t k = 0; k < n; ++k) dst[k] = (char)(src[k] | 0x20);
+#endif
+}
+
+// Tokenize text (newline-split into sentences): calls tok(ptr, len, cps) for each token and sent()
+// at each line end. Default: Python's str.lower() then [a-z0-9]+ runs (ASCII table plus the
+// generated table of non-ASCII code points whose lowercase has ASCII letters or digits).
 // Whitespace: str.split() on Python's whitespace, tokens kept as they are. O(len).
 template <class C, class OnTok, class OnSent>
-void tokenize(int tokenizer, const C* s, size_t len, RawTok& cur, OnTok&& tok, OnSent&& sent) {
-    cur.s.clear();
+void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, OnSent&& sent) {
+    cur.n = 0;
     cur.cps = 0;
     auto flush = [&]() {
-        if (!cur.s.empty()) {
-            tok(cur);
-            cur.s.clear();
+        if (cur.n) {
+            tok((const char*)cur.b.data(), cur.n, cur.cps);
+            cur.n = 0;
             cur.cps = 0;
         }
     };
     if (tokenizer == TOK_DEFAULT) {
-        for (size_t i = 0; i < len; ++i) {
+        // Hot loop on locals (the buffer pointer and length live in registers).
+        const char* T = ASCII.t;
+        char* buf = &cur.b[0];
+        size_t cap = cur.b.size(), n = 0, i = 0;
+        auto emit = [&]() {
+            if (n) {
+                tok((const char*)buf, n, n);
+                n = 0;
+            }
+        };
+        while (i < len) {
             uint32_t c = (uint32_t)s[i];
             if (c < 0x80) {
-                if (c - 'a' < 26u || c - '0' < 10u) {
-                    cur.s.push_back((char)c);
-                } else if (c - 'A' < 26u) {
-                    cur.s.push_back((char)(c + 32));
-                } else {
-                    flush();
+                if (!T[c]) {
+                    emit();
                     if (c == '\n') sent();
+                    ++i;
+                    if constexpr (sizeof(C) <= 2) i = skip_separators(s, i, len);
+                    continue;
                 }
+                size_t j;
+                if constexpr (sizeof(C) <= 2) {
+                    j = token_run_end(s, i + 1, len);
+                } else {
+                    j = i + 1;
+                    while (j < len && (uint32_t)s[j] < 0x80 && T[(uint32_t)s[j]]) ++j;
+                }
+                if (n + (j - i) + 16 > cap) {
+                    cur.b.resize(std::max(cap * 2, n + (j - i) + 16));
+                    buf = &cur.b[0];
+                    cap = cur.b.size();
+                }
+                if constexpr (sizeof(C) <= 2) {
+                    lower_copy(buf + n, s + i, j - i);
+                    n += j - i;
+                } else {
+                    for (size_t k = i; k < j; ++k) buf[n++] = T[(uint32_t)s[k]];
+                }
+                i = j;
                 continue;
             }
             const char* proj = lower_projection(c);
             if (!proj) {
-                flush();
-                continue;
+                emit();
+            } else {
+                for (const char* q = proj; *q; ++q) {
+                    if (*q == ' ') {
+                        emit();
+                    } else {
+                        if (n == cap) {
+                            cur.b.resize(cap * 2);
+                            buf = &cur.b[0];
+                            cap = cur.b.size();
+                        }
+                        buf[n++] = *q;
+                    }
+                }
             }
-            for (const char* q = proj; *q; ++q) {
-                if (*q == ' ')
-                    flush();
-                else
-                    cur.s.push_back(*q);
-            }
+            ++i;
         }
-        flush();
+        emit();
         sent();
         return;
     }
@@ -874,7 +1016,7 @@ void tokenize(int tokenizer, const C* s, size_t len, RawTok& cur, OnTok&& tok, O
             if (c == '\n') sent();
             continue;
         }
-        put_utf8(cur.s, c);
+        put_utf8(cur, c);
         cur.cps++;
     }
     flush();
@@ -902,16 +1044,15 @@ struct Vocab {
         return nid++;
     }
     // Resolve a raw token (GIL held). Throws py::error_already_set on a stemmer error.
-    int32_t resolve(const std::string& tok, size_t cps) {
-        uint64_t h = hash_bytes(tok.data(), tok.size());
-        const int32_t* v = raw.find(tok.data(), tok.size(), h);
+    int32_t resolve(const char* tp, size_t tn, size_t cps) {
+        uint64_t h = hash_bytes(tp, tn);
+        const int32_t* v = raw.find(tp, tn, h);
         if (v) return *v;
         int32_t id;
-        size_t len = tokenizer == TOK_DEFAULT ? tok.size() : cps;
-        if (stem.is_none() || len <= (size_t)min_len) {
-            id = intern(tok.data(), tok.size());
+        if (stem.is_none() || cps <= (size_t)min_len) {
+            id = intern(tp, tn);
         } else {
-            PyObject* s = PyUnicode_DecodeUTF8(tok.data(), (Py_ssize_t)tok.size(), "surrogatepass");
+            PyObject* s = PyUnicode_DecodeUTF8(tp, (Py_ssize_t)tn, "surrogatepass");
             if (!s) throw py::error_already_set();
             py::object out = stem(py::reinterpret_steal<py::object>(s));
             if (out.is_none()) {
@@ -923,29 +1064,29 @@ struct Vocab {
                 id = intern(u, (size_t)n);
             }
         }
-        raw.insert(tok.data(), tok.size(), h, id);
+        raw.insert(tp, tn, h, id);
         return id;
     }
     // Lookup only (no GIL, no writes): id, -1 dropped, -2 unknown.
-    int32_t lookup(const std::string& tok) const {
-        const int32_t* v = raw.find(tok.data(), tok.size(), hash_bytes(tok.data(), tok.size()));
+    int32_t lookup(const char* tp, size_t tn) const {
+        const int32_t* v = raw.find(tp, tn, hash_bytes(tp, tn));
         return v ? *v : -2;
     }
 };
 
 // Tokenize into doc. With resolve=false (no GIL) unknown tokens go to misses and false is returned.
 template <bool RESOLVE>
-bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, RawTok& cur, std::vector<RawTok>* misses) {
+bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, std::vector<RawTok>* misses) {
     doc.clear();
     bool ok = true;
     uint32_t start = 0;
-    auto on_tok = [&](const RawTok& rt) {
-        int32_t id = RESOLVE ? vb.resolve(rt.s, rt.cps) : vb.lookup(rt.s);
+    auto on_tok = [&](const char* p, size_t n, size_t cps) {
+        int32_t id = RESOLVE ? vb.resolve(p, n, cps) : vb.lookup(p, n);
         if (id >= 0) {
             doc.ids.push_back(id);
         } else if (id == -2) {
             ok = false;
-            misses->push_back(rt);
+            misses->push_back(RawTok{std::string(p, n), cps});
         }
     };
     auto on_sent = [&]() {
@@ -1075,7 +1216,7 @@ struct Scorer {
         static thread_local Workspace ws;
         static thread_local std::vector<Doc> docs;
         static thread_local std::vector<Stats> st;
-        static thread_local RawTok cur;
+        static thread_local TokBuf cur;
         Triple out[64];
         std::vector<Triple> big;
         Triple* o = out;
@@ -1134,7 +1275,9 @@ struct Scorer {
         }
         size_t N = (size_t)n, T = specs.size();
         size_t ndocs = N + texts.size();
-        std::vector<Doc> docs(ndocs);
+        static thread_local std::vector<Doc> docs_tl;  // reused: no per-call allocations
+        if (docs_tl.size() < ndocs) docs_tl.resize(ndocs);
+        std::vector<Doc>& docs = docs_tl;
         auto text_of = [&](size_t d) -> const Text& { return d < N ? ptexts[d] : texts[d - N]; };
         if (nthreads < 1) nthreads = 1;
         size_t nth = std::min<size_t>((size_t)nthreads, std::max<size_t>(1, N / 64 + 1));
@@ -1168,7 +1311,7 @@ struct Scorer {
         {
             py::gil_scoped_release nogil;
             // Phase 1: tokenize + cache lookups (read-only vocab).
-            std::vector<RawTok> curs(nth);
+            std::vector<TokBuf> curs(nth);
             parallel(
                 [&](size_t tid, size_t d) {
                     if (!tokenize_doc<false>(*vocab, text_of(d), docs[d], curs[tid], &misses[tid])) missed[d] = 1;
@@ -1180,8 +1323,8 @@ struct Scorer {
         for (auto& m : misses) nmiss += m.size();
         if (nmiss) {
             for (auto& m : misses)
-                for (const RawTok& t : m) vocab->resolve(t.s, t.cps);
-            RawTok cur;
+                for (const RawTok& t : m) vocab->resolve(t.s.data(), t.s.size(), t.cps);
+            TokBuf cur;
             for (size_t d = 0; d < ndocs; ++d)
                 if (missed[d]) tokenize_doc<true>(*vocab, text_of(d), docs[d], cur, nullptr);
         }
@@ -1227,6 +1370,14 @@ struct Scorer {
         py::object dicts = py::none();
         if (want_dicts) {
             py::list dl;
+            // Millions of new tuples would trigger the cyclic GC over and over (they hold only floats).
+            int gc_was = PyGC_Disable();
+            struct Restore {
+                int on;
+                ~Restore() {
+                    if (on) PyGC_Enable();
+                }
+            } restore{gc_was};
             for (size_t i = 0; i < N; ++i) {
                 std::vector<Triple> tr(T);
                 for (size_t k = 0; k < T; ++k)
@@ -1385,7 +1536,7 @@ PYBIND11_MODULE(_native, m) {
                  Text t;
                  if (!get_text(text.ptr(), t)) throw py::type_error("text: expected str");
                  Doc d;
-                 RawTok cur;
+                 TokBuf cur;
                  {
                      VocabLock lk(v);
                      tokenize_doc<true>(v, t, d, cur, nullptr);

@@ -1,0 +1,257 @@
+"""Time ROUGE implementations on the same pairs and check that they give the same numbers.
+
+    python benchmarks/bench.py --corpus ../shared/corpora/cnndm_simcls_nl.jsonl.gz
+    python benchmarks/bench.py                      # synthetic corpus
+
+Timed, in one run, on the same inputs and settings (rouge types, stemming): rouge-score 0.1.2,
+rouge-score-rs (per pair and its batch API), torchmetrics (rouge1/2/L only: its rougeLsum needs
+nltk punkt data, which is not installed here), and both rouge_metric backends (per-pair
+``RougeScorer.score``, the batch ``Rouge.score_examples`` and the corpus ``Rouge.compute``).
+
+Slow implementations (rouge-score, torchmetrics, our pure-Python backend) are timed on the first
+``--slow-pairs`` pairs, the fast ones on the whole corpus; throughput is pairs per second (median of
+``--runs`` runs, after one warm-up run that fills the stem caches; the cold first run of our native
+batch is printed too). Checks: rouge-score-rs and every rouge_metric path must equal rouge-score
+exactly (P, R and F of every type, every pair of the slow subset), our native path must equal
+rouge-score-rs on the whole corpus, and torchmetrics (float32 tensors) is compared within 1e-6.
+The exit code is 1 when an exact check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from typing import Any, Callable, Dict, List, Sequence, Tuple
+
+Row = Tuple[str, List[str]]  # prediction, references
+PerExample = List[Dict[str, Tuple[float, float, float]]]
+
+
+def load_corpus(path: str, limit: int) -> List[Row]:
+    opener = gzip.open if path.endswith(".gz") else open
+    rows: List[Row] = []
+    with opener(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            d = json.loads(line)
+            refs = d["references"]
+            rows.append((d["prediction"], [refs] if isinstance(refs, str) else list(refs)))
+            if limit and len(rows) >= limit:
+                break
+    return rows
+
+
+def synthetic_corpus(n: int, seed: int = 0) -> List[Row]:
+    """News-like pairs: ~60 words in ~4 lines, shared vocabulary, some punctuation and case."""
+    rnd = random.Random(seed)
+    vocab = [rnd.choice(["", "re", "un"]) + "".join(rnd.choice("abcdefghijklmnoprstuw") for _ in range(rnd.randint(2, 9)))
+             + rnd.choice(["", "", "s", "ing", "ed"]) for _ in range(5000)]
+
+    def text(words: List[str]) -> str:
+        lines, cur = [], []
+        for w in words:
+            cur.append(w.capitalize() if not cur else w)
+            if len(cur) > 8 and rnd.random() < 0.15:
+                lines.append(" ".join(cur) + " .")
+                cur = []
+        if cur:
+            lines.append(" ".join(cur) + " .")
+        return "\n".join(lines)
+
+    rows = []
+    for _ in range(n):
+        ref = [rnd.choice(vocab) for _ in range(rnd.randint(30, 80))]
+        pred = [w if rnd.random() < 0.6 else rnd.choice(vocab) for w in ref]
+        rnd.shuffle(pred[: len(pred) // 3])
+        rows.append((text(pred), [text(ref)]))
+    return rows
+
+
+def as_triples(scores: Dict[str, Any], types: Sequence[str]) -> Dict[str, Tuple[float, float, float]]:
+    return {t: (float(scores[t].precision), float(scores[t].recall), float(scores[t].fmeasure)) for t in types}
+
+
+def median_time(fn: Callable[[], Any], runs: int) -> Tuple[float, Any]:
+    out = fn()  # warm-up (stem caches, allocations)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), out
+
+
+def compare(a: PerExample, b: PerExample, types: Sequence[str], tol: float = 0.0) -> int:
+    bad = 0
+    for x, y in zip(a, b):
+        for t in types:
+            if tol == 0.0:
+                bad += x[t] != y[t]
+            else:
+                bad += any(abs(u - v) > tol for u, v in zip(x[t], y[t]))
+    return bad
+
+
+def machine() -> str:
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
+    return (f"{cpu}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}, "
+            f"{platform.system()} {platform.machine()}, load average {load[0]:.2f}")
+
+
+def main(argv: Sequence[str] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", help="JSONL(.gz) with prediction and references (default: synthetic)")
+    ap.add_argument("--types", default="rouge1,rouge2,rougeL,rougeLsum")
+    ap.add_argument("--no-stem", action="store_true", help="stemming off (default: on)")
+    ap.add_argument("--runs", type=int, default=3, help="timed runs per implementation (median)")
+    ap.add_argument("--threads", type=int, default=1, help="threads of the batch APIs (ours and rouge-score-rs)")
+    ap.add_argument("--slow-pairs", type=int, default=1000, help="pairs given to the slow implementations")
+    ap.add_argument("--max-pairs", type=int, default=0, help="use only the first N pairs of the corpus")
+    ap.add_argument("--synthetic-pairs", type=int, default=5000)
+    ap.add_argument("--skip", default="", help="comma-separated: rouge-score,rs,torchmetrics,python")
+    args = ap.parse_args(argv)
+
+    os.environ["RAYON_NUM_THREADS"] = str(args.threads)  # before rouge_score_rs starts its pool
+    types = [t for t in args.types.split(",") if t]
+    stem = not args.no_stem
+    skip = set(args.skip.split(","))
+    rows = load_corpus(args.corpus, args.max_pairs) if args.corpus else synthetic_corpus(args.synthetic_pairs)
+    name = os.path.basename(args.corpus) if args.corpus else f"synthetic({len(rows)})"
+    preds = [p for p, _ in rows]
+    refs = [r for _, r in rows]
+    single = all(len(r) == 1 for r in refs)
+    k = min(args.slow_pairs, len(rows))
+    print(f"corpus {name}: {len(rows)} pairs ({'single' if single else 'multi'}-reference); types {types}; "
+          f"stemming {'on' if stem else 'off'}; batch threads {args.threads}; slow subset {k} pairs; "
+          f"median of {args.runs} runs")
+    print("machine:", machine())
+
+    from rouge_metric import Rouge, RougeScorer, core
+
+    results: List[Tuple[str, int, float]] = []  # label, pairs, seconds
+    outputs: Dict[str, PerExample] = {}
+
+    def run(label: str, n: int, fn: Callable[[], PerExample]) -> None:
+        sec, out = median_time(fn, args.runs)
+        results.append((label, n, sec))
+        outputs[label] = out
+        print(f"  {label:<42} {n / sec:>12,.0f} pairs/s", flush=True)
+
+    def pairwise(scorer: Any, n: int) -> Callable[[], PerExample]:
+        if single:
+            return lambda: [as_triples(scorer.score(r[0], p), types) for p, r in zip(preds[:n], refs[:n])]
+        return lambda: [as_triples(scorer.score_multi(r, p), types) for p, r in zip(preds[:n], refs[:n])]
+
+    # -------------------------------------------------------------------- peers
+    if "rouge-score" not in skip:
+        from rouge_score import rouge_scorer
+
+        run("rouge-score 0.1.2 (per pair)", k, pairwise(rouge_scorer.RougeScorer(types, use_stemmer=stem), k))
+    if "rs" not in skip:
+        import rouge_score_rs
+
+        rs = rouge_score_rs.RougeScorer(types, use_stemmer=stem)
+        run("rouge-score-rs (per pair)", len(rows), pairwise(rs, len(rows)))
+        if single:
+            targets = [r[0] for r in refs]
+            run(f"rouge-score-rs score_batch ({args.threads} thr)", len(rows),
+                lambda: [as_triples(s, types) for s in rs.score_batch(targets, preds)])
+    tm_types = [t for t in types if t != "rougeLsum"]
+    if "torchmetrics" not in skip and tm_types:
+        from torchmetrics.functional.text import rouge_score as tm_rouge
+
+        def tm() -> PerExample:
+            out = []
+            for p, r in zip(preds[:k], refs[:k]):
+                d = tm_rouge(p, r if len(r) > 1 else r[0], use_stemmer=stem, rouge_keys=tuple(tm_types),
+                             accumulate="best")
+                out.append({t: (float(d[t + "_precision"]), float(d[t + "_recall"]), float(d[t + "_fmeasure"]))
+                            for t in tm_types})
+            return out
+
+        run("torchmetrics (per pair; rouge1/2/L)", k, tm)
+
+    # -------------------------------------------------------------------- ours
+    if "python" not in skip:
+        run("rouge_metric python: RougeScorer.score", k, pairwise(RougeScorer(types, use_stemmer=stem, backend="python"), k))
+        rp = Rouge(types, use_stemmer=stem, backend="python")
+        run("rouge_metric python: score_examples", k,
+            lambda: [as_triples(s, types) for s in rp.score_examples(predictions=preds[:k], references=refs[:k])])
+    if core.native_available():
+        rn = Rouge(types, use_stemmer=stem, backend="native", num_threads=args.threads)
+        t0 = time.perf_counter()
+        rn.compute(predictions=preds, references=refs)
+        cold = time.perf_counter() - t0
+        print(f"  {'rouge_metric native: compute, cold stem cache':<42} {len(rows) / cold:>12,.0f} pairs/s  "
+              "(first call: every distinct token stemmed by nltk once)")
+        run("rouge_metric native: RougeScorer.score", len(rows),
+            pairwise(RougeScorer(types, use_stemmer=stem, backend="native"), len(rows)))
+        run(f"rouge_metric native: score_examples ({args.threads} thr)", len(rows),
+            lambda: [as_triples(s, types) for s in rn.score_examples(predictions=preds, references=refs)])
+        sec, _ = median_time(lambda: rn.compute(predictions=preds, references=refs), args.runs)
+        results.append((f"rouge_metric native: compute ({args.threads} thr)", len(rows), sec))
+        print(f"  {results[-1][0]:<42} {len(rows) / sec:>12,.0f} pairs/s")
+        if args.threads == 1:
+            rn2 = Rouge(types, use_stemmer=stem, backend="native", num_threads=2)
+            sec2, _ = median_time(lambda: rn2.compute(predictions=preds, references=refs), args.runs)
+            results.append(("rouge_metric native: compute (2 thr)", len(rows), sec2))
+            print(f"  {results[-1][0]:<42} {len(rows) / sec2:>12,.0f} pairs/s  ({sec / sec2:.2f}x 1 thread)")
+    else:
+        print("  rouge_metric native: not available (extension not built)")
+
+    # -------------------------------------------------------------------- checks
+    failures = 0
+    ref_label = "rouge-score 0.1.2 (per pair)"
+    print("\nchecks:")
+    if ref_label in outputs:
+        base = outputs[ref_label]
+        for label, out in outputs.items():
+            if label == ref_label:
+                continue
+            if label.startswith("torchmetrics"):
+                bad = compare(base, out[:k], tm_types, tol=1e-6)
+                print(f"  {label}: {bad} of {k * len(tm_types)} scores differ from rouge-score by > 1e-6 (float32)")
+                continue
+            bad = compare(base, out[:k], types)
+            failures += bad
+            print(f"  {label}: {'identical to' if not bad else f'{bad} scores differ from'} rouge-score "
+                  f"({k} pairs x {len(types)} types, exact)")
+    rs_label = "rouge-score-rs (per pair)"
+    nat_label = "rouge_metric native: RougeScorer.score"
+    if rs_label in outputs and nat_label in outputs:
+        for label in (nat_label, f"rouge_metric native: score_examples ({args.threads} thr)"):
+            bad = compare(outputs[rs_label], outputs[label], types)
+            failures += bad
+            print(f"  {label} vs rouge-score-rs on all {len(rows)} pairs: {'identical' if not bad else f'{bad} differ'}")
+
+    # -------------------------------------------------------------------- table
+    by = {label: n / sec for label, n, sec in results}
+    base_rs = by.get(rs_label)
+    base_score = by.get(ref_label)
+    print("\n| implementation | pairs | pairs/s | vs rouge-score | vs rouge-score-rs (per pair) |")
+    print("|---|---:|---:|---:|---:|")
+    for label, n, sec in results:
+        v = n / sec
+        a = f"{v / base_score:.1f}x" if base_score else "-"
+        b = f"{v / base_rs:.2f}x" if base_rs else "-"
+        print(f"| {label} | {n} | {v:,.0f} | {a} | {b} |")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

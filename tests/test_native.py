@@ -1,0 +1,183 @@
+"""The compiled kernels against textbook oracles and the pure-Python kernels; the tokenizer's
+lowercasing table against Python over every code point; backend selection."""
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rouge_metric import Rouge, RougeScorer, active_backend, core, core_py
+from rouge_metric.text import default_tokenize, whitespace_tokenize
+
+native = pytest.importorskip("rouge_metric._native") if core.native_available() else None
+needs_native = pytest.mark.skipif(native is None, reason="native extension not built")
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def tokens(alphabet=4, max_size=200):
+    return st.lists(st.sampled_from("abcdefgh"[:alphabet]), max_size=max_size)
+
+
+def dp_table(a, b):
+    """Textbook O(mn) LCS table: t[i][j] = LCS(a[:i], b[:j])."""
+    t = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            t[i][j] = t[i - 1][j - 1] + 1 if a[i - 1] == b[j - 1] else max(t[i - 1][j], t[i][j - 1])
+    return t
+
+
+def dp_indices(ref, can):
+    """rouge-score's _backtrack_norec on the textbook table."""
+    t = dp_table(ref, can)
+    i, j, out = len(ref), len(can), []
+    while i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            out.insert(0, i - 1)
+            i, j = i - 1, j - 1
+        elif t[i][j - 1] > t[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    return out
+
+
+# ------------------------------------------------------------------------------------- kernels
+@needs_native
+@SETTINGS
+@given(a=tokens(), b=tokens())
+def test_bit_parallel_lcs_matches_textbook_dp(a, b):
+    assert native.lcs_length(a, b) == dp_table(a, b)[-1][-1] == core_py.lcs_length(a, b)
+    assert native.lcs_indices(a, b) == dp_indices(a, b) == core_py.lcs_indices(a, b)
+
+
+@needs_native
+@settings(max_examples=8, deadline=None)
+@given(rnd=st.randoms(use_true_random=False), m=st.integers(1000, 1300), n=st.integers(1000, 1300))
+def test_lcs_beyond_sixteen_words(rnd, m, n):
+    a = [rnd.choice("abc") for _ in range(m)]
+    b = [rnd.choice("abcd") for _ in range(n)]
+    assert native.lcs_length(a, b) == core_py.lcs_length(a, b)
+    assert native.lcs_indices(a, b) == core_py.lcs_indices(a, b)
+
+
+@needs_native
+@SETTINGS
+@given(a=tokens(6), b=tokens(6), n=st.integers(1, 6))
+def test_ngram_overlap(a, b, n):
+    assert native.ngram_overlap(a, b, n) == core_py.ngram_overlap(a, b, n)
+
+
+@needs_native
+@SETTINGS
+@given(a=tokens(5, 120), b=tokens(5, 120), skip=st.sampled_from([-1, 0, 1, 4, 200]), uni=st.booleans())
+def test_skip_bigram_overlap(a, b, skip, uni):
+    assert native.skip_bigram_overlap(a, b, skip, uni) == core_py.skip_bigram_overlap(a, b, skip, uni)
+
+
+sentences = st.lists(tokens(4, 80), max_size=5)
+
+
+@needs_native
+@SETTINGS
+@given(r=sentences, c=sentences)
+def test_union_lcs_and_wlcs(r, c):
+    assert native.union_lcs_overlap(r, c) == core_py.union_lcs_overlap(r, c)
+    for w in (1.2, 2.0):
+        assert native.wlcs_overlap(r, c, w) == core_py.wlcs_overlap(r, c, w)
+
+
+@needs_native
+def test_kernels_accept_any_hashable_tokens():
+    a, b = ["x", 1, ("t",), "x"], [("t",), "x", 1]
+    assert native.ngram_overlap(a, b, 1) == core_py.ngram_overlap(a, b, 1)
+    assert native.lcs_length(a, b) == core_py.lcs_length(a, b)
+
+
+# ------------------------------------------------------------------------------------ tokenizer
+def _ids_in_first_seen_order(toks):
+    seen = {}
+    return [seen.setdefault(t, len(seen)) for t in toks]
+
+
+@needs_native
+def test_lowercasing_table_matches_python_over_every_code_point():
+    # Every non-ASCII code point, each between two ASCII letters, so a code point whose lower()
+    # contains [a-z0-9] joins or splits tokens exactly as Python's str.lower() does.
+    text = "".join("q" + chr(cp) + "z" for cp in range(0x80, 0x110000))
+    vocab = native.Vocab(0, None, 3)
+    got = [i for s in vocab.tokenize(text) for i in s]
+    want = _ids_in_first_seen_order(default_tokenize(text))
+    assert got == want
+
+
+@needs_native
+@SETTINGS
+@given(text=st.text(alphabet=st.sampled_from(list("aZ09 .\n\r\t\u00a0\u3000\u0130\u212a\u00e9\u65e5-")) | st.characters(),
+                    max_size=80))
+def test_tokenizers_match_python(text):
+    for code, func in ((0, default_tokenize), (1, whitespace_tokenize)):
+        got = [i for s in native.Vocab(code, None, 3).tokenize(text) for i in s]
+        want = [i for line in text.split("\n") if line for i in func(line)]
+        assert got == _ids_in_first_seen_order(want)
+
+
+# ---------------------------------------------------------------------------- backend selection
+def test_backend_env_var(monkeypatch):
+    monkeypatch.setenv(core.ENV_VAR, "python")
+    assert core.get_backend() == "python" and active_backend() == "python"
+    assert "backend:python" in Rouge(["rouge1"]).signature()
+    monkeypatch.setenv(core.ENV_VAR, "bogus")
+    with pytest.raises(ValueError, match="ROUGE_METRIC_BACKEND"):
+        core.get_backend()
+    if native is not None:
+        monkeypatch.setenv(core.ENV_VAR, "native")
+        assert active_backend() == "native"
+        assert "backend:native" in RougeScorer(["rouge1"])._rouge.signature()
+
+
+def test_forcing_native_when_missing_fails_loudly(monkeypatch):
+    monkeypatch.setattr(core, "_native", None)
+    monkeypatch.setattr(core, "_native_error", ImportError("simulated: no compiled extension"))
+    monkeypatch.setenv(core.ENV_VAR, "native")
+    with pytest.raises(ImportError, match="native backend was requested.*simulated"):
+        core.get_backend()
+    with pytest.raises(ImportError, match="rouge_metric._native"):
+        Rouge(["rouge1"])
+    with pytest.raises(ImportError):
+        Rouge(["rouge1"], backend="native")
+    # auto falls back to the pure-Python backend and still scores
+    monkeypatch.setenv(core.ENV_VAR, "auto")
+    rouge = Rouge(["rouge1", "rougeLsum"])
+    assert rouge.backend == "python" and rouge._fast is None
+    assert rouge.score(prediction="a b", references="a b")["rouge1"].fmeasure == 1.0
+    assert core.native_scorer(rouge.config) is None
+
+
+def test_num_threads_validation():
+    with pytest.raises(ValueError, match="num_threads"):
+        Rouge(["rouge1"], num_threads=0)
+    with pytest.raises(ValueError, match="num_threads"):
+        Rouge(["rouge1"], num_threads=True)
+    assert core.default_num_threads() >= 1
+
+
+@needs_native
+def test_stem_cache_calls_the_python_stemmer_once_per_token():
+    calls = []
+
+    def stem(tok):
+        calls.append(tok)
+        return None if tok == "dropme" else tok[:4]
+
+    from rouge_metric.result import Score
+
+    vocab = native.Vocab(0, stem, 3)
+    scorer = native.Scorer(vocab, [("rouge1", 0, 1, -1, False, 1.2)], 0, 0, 0.0, Score)
+    out = scorer.batch(["Running dropme runner cat"] * 50, ["running runs CAT"] * 50, 2)
+    assert sorted(calls) == ["dropme", "runner", "running", "runs"]
+    # "running" and "runner" share the stem "runn"; "dropme" is dropped; "cat" (<= 3 chars) is not stemmed
+    assert vocab.tokenize("running runner dropme cat") == [[0, 0, 1]]
+    assert out[0] == 50
+    assert re.fullmatch(r"\[\[0, 0, 1\]\]", str(vocab.tokenize("RUNNING Runner cat")))
