@@ -320,10 +320,39 @@ def _open_output(path: str):
         raise InputError(f"{path}: cannot write: {exc.strerror}", EXIT_FILE) from None
 
 
-def cmd_score(args: argparse.Namespace) -> int:
+def _score_rouge155(args: argparse.Namespace, preds: List[str], refs: List[List[str]]):
+    """``--rouge155 OPTIONS``: the ROUGE-1.5.5.pl preset (its printed averages and intervals)."""
+    from .rouge155 import Rouge155
+
+    scorer = Rouge155.from_perl_options(args.rouge155, exceptions=args.exceptions, stopwords=args.stopwords,
+                                        backend=args.backend)
+    return scorer.compute(predictions=preds, references=refs, return_per_example=bool(args.per_example))
+
+
+def _write_per_example(out, rows: List[Dict[str, Any]], start: int) -> None:
     from .result import STATS, output_key
+
+    for i, scores in enumerate(rows, start):
+        row: Dict[str, Any] = {"index": i}
+        for t, sc in scores.items():
+            for s in STATS:
+                row[output_key(t, s)] = getattr(sc, s)
+        out.write(json.dumps(row) + "\n")
+
+
+def cmd_score(args: argparse.Namespace) -> int:
     from .scoring import Rouge
 
+    if args.rouge155 is not None:
+        preds, refs = load_inputs(args)
+        result = _score_rouge155(args, preds, refs)
+        if args.per_example:
+            with _open_output(args.per_example) as out:
+                _write_per_example(out, result.per_example, 0)
+        print(json.dumps(result.as_json(), indent=2) if args.json else result.format_table(digits=args.digits))
+        return EXIT_OK
+    if args.exceptions is not None:
+        raise ValueError("--exceptions: only used with --rouge155 (ROUGE-1.5.5's -m)")
     config = config_from_args(args)
     rouge = Rouge(config=config, backend=args.backend)
     preds, refs = load_inputs(args)
@@ -338,12 +367,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             per: Optional[List[Dict[str, Any]]] = [] if out is not None else None
             rouge.add_to(acc, predictions=preds[start:stop], references=refs[start:stop], per_example=per)
             if out is not None:
-                for i, scores in enumerate(per, start):  # type: ignore[arg-type]
-                    row: Dict[str, Any] = {"index": i}
-                    for t, sc in scores.items():
-                        for s in STATS:
-                            row[output_key(t, s)] = getattr(sc, s)
-                    out.write(json.dumps(row) + "\n")
+                _write_per_example(out, per, start)  # type: ignore[arg-type]
             if bar is not None:
                 bar.update(stop - start)
     finally:
@@ -443,6 +467,13 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--digits", type=int, default=2, help="digits in the table (default: %(default)s)")
     o.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_config_arguments(sc)
+    p155 = sc.add_argument_group("ROUGE-1.5.5.pl preset (rouge_metric.Rouge155)")
+    p155.add_argument("--rouge155", metavar="OPTIONS", default=None,
+                      help='reproduce ROUGE-1.5.5.pl with these script options, e.g. "-n 2 -m -2 4 -u -f A '
+                           '-p 0.5 -a" (its averages and intervals); replaces the scoring options above '
+                           "except --stopwords (-s) and --backend")
+    p155.add_argument("--exceptions", metavar="FILE", default=None,
+                      help="the WordNet exception list (inflected<TAB>lemma) that the script's -m uses")
     sc.set_defaults(func=cmd_score)
 
     ex = sub.add_parser("explain", help="show why one example scores what it does", epilog=_epilog(),

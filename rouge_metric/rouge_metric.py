@@ -53,8 +53,12 @@ Args:
     rouge_types: list of types, default ["rouge1", "rouge2", "rougeL", "rougeLsum"]. Valid: rouge1 ...
         rougeN (any N >= 1), rougeL, rougeLsum, rougeW, rougeS, rougeS<d>, rougeSU, rougeSU<d>.
     use_stemmer: Porter stemming (rouge-score's), default False.
-    tokenizer: None (rouge-score's), "whitespace", a callable str -> list[str] or an object with .tokenize.
-    sentence_splitter: how rougeLsum finds sentences: "newline" (default, as rouge-score) or "nltk".
+    tokenizer: None (rouge-score's), "whitespace", "unicode" (every script; CJK/Thai per character),
+        "perl" (ROUGE-1.5.5's), a callable str -> list[str] or an object with .tokenize.
+    use_stemmer: also a stemmer name: "porter", "perl_porter", "snowball:<language>".
+    sentence_splitter: how rougeLsum finds sentences: "newline" (default, as rouge-score), "offline"
+        (rules, no data needed) or "nltk" (needs punkt data).
+    stopwords: words removed before scoring (a file path with one word per line, or a list).
     use_aggregator: True (default) returns corpus means; False returns per-example lists.
     multi_ref: "max" (default; rouge-score's score_multi), "mean", "pool" (ROUGE-1.5.5 -f A),
         "best_recall" (ROUGE-1.5.5 -f B).
@@ -141,6 +145,7 @@ class RougeMetric(evaluate.Metric):
         beta=1.0,
         alpha=None,
         wlcs_weight=1.2,
+        stopwords=None,
         return_signature=False,
     ):
         config = RougeConfig(
@@ -156,6 +161,7 @@ class RougeMetric(evaluate.Metric):
             n_resamples=n_resamples,
             confidence_level=confidence_level,
             seed=seed,
+            stopwords=stopwords,
         )
         rouge = Rouge(config=config)
         stats = STATS if return_precision_recall else ("fmeasure",)

@@ -218,3 +218,27 @@ def test_missing_nltk_data_is_a_resource_error(tmp_path, capsys):
     code, _, err = run(["score", "--predictions", p, "--references", p, "--sentence-splitter", "nltk",
                         "--rouge-types", "rougeLsum"], capsys)
     assert code == cli.EXIT_RESOURCE and "punkt" in err
+
+
+def test_rouge155_preset_from_the_command_line(tmp_path, capsys, shared_dir):
+    """--rouge155 OPTIONS gives the numbers of the Rouge155 preset (whose own tests compare it with
+    the golden Perl output), -m reads the exception list from --exceptions."""
+    from rouge_metric import Rouge155
+
+    exc = shared_dir / "golden" / "wordnet-2.0-exceptions.tsv"
+    preds = ["The cats were running home.", "Prices went up by 3.5 percent."]
+    refs = ["A cat ran home quickly.", "Prices rose 3.5 percent, officials said."]
+    p, r = tmp_path / "p.txt", tmp_path / "r.txt"
+    p.write_text("\n".join(preds) + "\n", encoding="utf-8")
+    r.write_text("\n".join(refs) + "\n", encoding="utf-8")
+    code, out, _ = run(["score", "--predictions", str(p), "--references", str(r), "--json",
+                        "--rouge155", "-n 2 -m -2 4 -u -a", "--exceptions", str(exc)], capsys)
+    assert code == 0
+    want = Rouge155.from_perl_options("-n 2 -m -2 4 -u -a", exceptions=str(exc)).compute(
+        predictions=preds, references=refs)
+    assert json.loads(out)["scores"] == json.loads(json.dumps(want.as_json()["scores"]))
+    assert json.loads(out)["signature"].startswith("preset:rouge155|")
+    code, _, err = run(["score", "--predictions", str(p), "--references", str(r), "--rouge155", "-n 2 -m"], capsys)
+    assert code == cli.EXIT_USAGE and "-m needs exceptions" in err
+    code, _, err = run(["score", "--predictions", str(p), "--references", str(r), "--exceptions", str(exc)], capsys)
+    assert code == cli.EXIT_USAGE and "--exceptions: only used with --rouge155" in err

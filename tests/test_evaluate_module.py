@@ -170,3 +170,14 @@ def test_mixed_string_and_list_references_are_not_split_into_characters(module):
     assert module.compute() == compute(predictions=preds, references=added).to_dict()
     out = module.compute(predictions=preds, references=refs, use_stemmer=True)
     assert out == compute(predictions=preds, references=refs, use_stemmer=True).to_dict()
+
+
+def test_beyond_english_options_reach_the_core(module):
+    preds = ["北京是中国的首都。", "Москва — столица России. Это большой город."]
+    refs = ["北京是首都。", "Москва столица России."]
+    out = module.compute(predictions=preds, references=refs, tokenizer="unicode", sentence_splitter="offline",
+                         stopwords=["это"], use_stemmer="snowball:russian", return_signature=True)
+    res = compute(predictions=preds, references=refs, tokenizer="unicode", sentence_splitter="offline",
+                  stopwords=["это"], use_stemmer="snowball:russian")
+    assert out.pop("signature") == res.signature
+    assert out == res.to_dict() and out["rouge1"] > 0
