@@ -174,6 +174,7 @@ struct Workspace {
     std::vector<uint32_t> slot;     // multi-word: id -> offset in masks (UINT32_MAX: none)
     std::vector<uint64_t> masks;
     std::vector<uint64_t> rows, V, zero;
+    std::vector<uint32_t> pos;
     std::vector<uint8_t> marked;
     std::vector<double> wC;
     std::vector<int32_t> wL;
@@ -428,38 +429,43 @@ inline int64_t prefix_pop(const uint64_t* row, size_t j) {  // popcount of bits 
 // diagonally, else left when L[i][j-1] > L[i-1][j], else up. The masks of c must be set (W words).
 // O(|r| * |c| / w) for the rows plus O((|r| + |c|) * |c| / w) for the walk.
 void lcs_mark(Workspace& ws, Seq r, Seq c, size_t W, uint8_t* mark) {
-    size_t m = r.n, n = c.n;
+    // Only reference positions whose token occurs in c change a row. The walk through an unchanged
+    // row always moves up (L[i][j-1] = L[i-1][j-1] <= L[i-1][j]) and never marks, so the rows and
+    // the walk run on those positions only (pos), with the same marks.
+    std::vector<uint32_t>& pos = ws.pos;
+    pos.clear();
+    if (W == 1) {
+        const uint64_t* pm = ws.pm1.data();
+        for (size_t i = 0; i < r.n; ++i)
+            if (pm[r.p[i]]) pos.push_back((uint32_t)i);
+    } else {
+        for (size_t i = 0; i < r.n; ++i)
+            if (ws.slot[r.p[i]] != UINT32_MAX) pos.push_back((uint32_t)i);
+    }
+    size_t m = pos.size(), n = c.n;
+    if (!m) return;
     ws.rows.resize((m + 1) * W);
     uint64_t* rows = ws.rows.data();
     for (size_t w = 0; w < W; ++w) rows[w] = ~(uint64_t)0;
-    bool any = false;
     if (W == 1) {
         const uint64_t* pm = ws.pm1.data();
         uint64_t v = ~(uint64_t)0;
-        for (size_t i = 0; i < m; ++i) {
-            uint64_t u = v & pm[r.p[i]];
-            if (u) {
-                any = true;
-                v = (v + u) | (v - u);
-            }
-            rows[i + 1] = v;
+        for (size_t k = 0; k < m; ++k) {
+            uint64_t u = v & pm[r.p[pos[k]]];
+            v = (v + u) | (v - u);
+            rows[k + 1] = v;
         }
     } else {
-        for (size_t i = 0; i < m; ++i) {
-            uint64_t* cur = rows + (i + 1) * W;
-            std::memcpy(cur, rows + i * W, W * sizeof(uint64_t));
-            uint32_t s = ws.slot[r.p[i]];
-            if (s != UINT32_MAX) {
-                any = true;
-                lcs_step(cur, ws.masks.data() + s, W);
-            }
+        for (size_t k = 0; k < m; ++k) {
+            uint64_t* cur = rows + (k + 1) * W;
+            std::memcpy(cur, rows + k * W, W * sizeof(uint64_t));
+            lcs_step(cur, ws.masks.data() + ws.slot[r.p[pos[k]]], W);
         }
     }
-    if (!any) return;
     size_t i = m, j = n;
     while (i > 0 && j > 0) {
-        if (r.p[i - 1] == c.p[j - 1]) {
-            mark[i - 1] = 1;
+        if (r.p[pos[i - 1]] == c.p[j - 1]) {
+            mark[pos[i - 1]] = 1;
             --i;
             --j;
             continue;
