@@ -291,7 +291,8 @@ def test_supported_transformers_range_matches_pyproject_and_is_enforced(monkeypa
         with pytest.raises(ImportError, match=rf"supports transformers>=4.46,<6; found transformers {bad}\. "
                                               r"Install a supported version with pip install"):
             check_transformers_version(bad)
-    monkeypatch.setattr(transformers, "__version__", "4.40.0")
+    # patch the module the adapter will import (another test may have re-imported transformers)
+    monkeypatch.setattr(sys.modules["transformers"], "__version__", "4.40.0")
     with pytest.raises(ImportError, match="found transformers 4.40.0"):
         RougeComputeMetrics(tok)
 
