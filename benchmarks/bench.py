@@ -127,6 +127,9 @@ def main(argv: Sequence[str] = None) -> int:
     args = ap.parse_args(argv)
 
     os.environ["RAYON_NUM_THREADS"] = str(args.threads)  # before rouge_score_rs starts its pool
+    # numpy's OpenBLAS threads spin after use and steal the cores the timed code runs on.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     types = [t for t in args.types.split(",") if t]
     stem = not args.no_stem
     skip = set(args.skip.split(","))

@@ -52,6 +52,30 @@ inline uint64_t hash_bytes(const char* p, size_t n) {
     return h | 1;  // 0 marks an empty slot
 }
 
+// hash_bytes and StrMap::head_of of p[0, n) in one pass without byte loops; needs 8 readable
+// bytes past p + n (the tokenizer's buffer has 16 bytes of slack).
+inline void hash_head_slack(const char* p, size_t n, uint64_t& h, uint64_t& head) {
+    uint64_t first;
+    std::memcpy(&first, p, 8);
+    head = n >= 8 ? first : (n ? first & (~(uint64_t)0 >> (64 - 8 * n)) : 0);
+    h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
+    size_t m = n;
+    while (m >= 8) {
+        uint64_t k;
+        std::memcpy(&k, p, 8);
+        h = (h ^ k) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+        p += 8;
+        m -= 8;
+    }
+    uint64_t k;
+    std::memcpy(&k, p, 8);
+    k = m ? k & (~(uint64_t)0 >> (64 - 8 * m)) : 0;
+    h = (h ^ k) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
+    h |= 1;
+}
+
 inline uint64_t mix64(uint64_t x) {
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdull;
@@ -76,24 +100,40 @@ inline bool same(const char* a, const char* b, size_t n) {
 
 // String -> int32 map, open addressing with linear probing; keys live in one arena.
 struct StrMap {
+    // 32-byte slots: the first 8 key bytes are kept inline, so a lookup of a token of at most
+    // 8 bytes (most tokens) touches one cache line; longer keys compare the rest in the arena.
     struct Slot {
         uint64_t h;
+        uint64_t head;
         uint32_t off;
         uint32_t len;
         int32_t val;
+        int32_t pad;
     };
     std::vector<Slot> slots;
     std::string arena;
     size_t count = 0;
 
-    StrMap() { slots.assign(1024, Slot{0, 0, 0, 0}); }
+    StrMap() { slots.assign(1024, Slot{0, 0, 0, 0, 0, 0}); }
 
-    const int32_t* find(const char* p, size_t n, uint64_t h) const {
+    static inline uint64_t head_of(const char* p, size_t n) {
+        uint64_t k = 0;
+        if (n >= 8) {
+            std::memcpy(&k, p, 8);
+        } else {
+            for (size_t i = 0; i < n; ++i) k |= (uint64_t)(uint8_t)p[i] << (8 * i);
+        }
+        return k;
+    }
+    const int32_t* find(const char* p, size_t n, uint64_t h) const { return find(p, n, h, head_of(p, n)); }
+    const int32_t* find(const char* p, size_t n, uint64_t h, uint64_t head) const {
         size_t mask = slots.size() - 1;
         for (size_t i = h & mask;; i = (i + 1) & mask) {
             const Slot& s = slots[i];
             if (s.h == 0) return nullptr;
-            if (s.h == h && s.len == n && same(arena.data() + s.off, p, n)) return &s.val;
+            if (s.h == h && s.len == n && s.head == head &&
+                (n <= 8 || same(arena.data() + s.off + 8, p + 8, n - 8)))
+                return &s.val;
         }
     }
     void insert(const char* p, size_t n, uint64_t h, int32_t v) {
@@ -101,14 +141,14 @@ struct StrMap {
         size_t mask = slots.size() - 1;
         size_t i = h & mask;
         while (slots[i].h != 0) i = (i + 1) & mask;
-        slots[i] = Slot{h, (uint32_t)arena.size(), (uint32_t)n, v};
+        slots[i] = Slot{h, head_of(p, n), (uint32_t)arena.size(), (uint32_t)n, v, 0};
         arena.append(p, n);
         ++count;
     }
     void grow() {
         std::vector<Slot> old;
         old.swap(slots);
-        slots.assign(old.size() * 2, Slot{0, 0, 0, 0});
+        slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, 0});
         size_t mask = slots.size() - 1;
         for (const Slot& s : old) {
             if (s.h == 0) continue;
@@ -835,7 +875,7 @@ struct TokBuf {
     std::string b = std::string(64, '\0');
     size_t n = 0, cps = 0;
     inline void put(char c) {
-        if (n == b.size()) b.resize(b.size() * 2);
+        if (n + 16 >= b.size()) b.resize(b.size() * 2);  // keep 16 bytes of slack
         b[n++] = c;
     }
 };
@@ -1000,7 +1040,7 @@ void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, O
                     if (*q == ' ') {
                         emit();
                     } else {
-                        if (n == cap) {
+                        if (n + 16 >= cap) {
                             cur.b.resize(cap * 2);
                             buf = &cur.b[0];
                             cap = cur.b.size();
@@ -1073,9 +1113,11 @@ struct Vocab {
         raw.insert(tp, tn, h, id);
         return id;
     }
-    // Lookup only (no GIL, no writes): id, -1 dropped, -2 unknown.
+    // Lookup only (no GIL, no writes): id, -1 dropped, -2 unknown. tp has 8 bytes of slack.
     int32_t lookup(const char* tp, size_t tn) const {
-        const int32_t* v = raw.find(tp, tn, hash_bytes(tp, tn));
+        uint64_t h, head;
+        hash_head_slack(tp, tn, h, head);
+        const int32_t* v = raw.find(tp, tn, h, head);
         return v ? *v : -2;
     }
 };
