@@ -344,6 +344,14 @@ void skip_hits(Workspace& ws, Seq P, Seq R, int skip, bool uni, int64_t& hit, in
     size_t L = P.n;
     size_t dmax = span(L);
     size_t expect = L < 2 ? 0 : (L - 1) * std::min(dmax, L - 1) + L;
+    if (expect > 4096) {  // distinct keys <= V^2 + V (V distinct tokens): do not size by pairs
+        int32_t* c = ws.cnt_a.data();
+        size_t V = 0;
+        for (size_t i = 0; i < L; ++i)
+            if (c[P.p[i]]++ == 0) ++V;
+        for (size_t i = 0; i < L; ++i) c[P.p[i]] = 0;
+        expect = std::min(expect, V * V + V);
+    }
     t.reset(expect);
     if (L >= 2) {
         for (size_t i = 0; i + 1 < L; ++i) {
