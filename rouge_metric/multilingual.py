@@ -31,7 +31,7 @@ import os
 import re
 import sys
 import unicodedata
-from typing import Any, Callable, Dict, Iterable, List, Optional, Pattern, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Pattern, Sequence, Tuple
 
 #: Languages of nltk's Snowball stemmers (``nltk.stem.snowball.SnowballStemmer.languages`` without
 #: ``porter``, which is the separate ``"porter"`` stemmer). Use them as ``use_stemmer="snowball:<language>"``.
@@ -171,6 +171,29 @@ def snowball_stem_function(language: str) -> Callable[[str], str]:
 
 
 # -------------------------------------------------------------------------------------- stopwords
+def read_setting_file(path: Any, arg: str, what: str, hint: str) -> List[str]:
+    """The lines of a UTF-8 file named by a setting (stopwords, exception lists), or an error that
+    names the argument, the file and what was expected."""
+    path = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().split("\n")
+    except OSError as exc:
+        raise FileNotFoundError(f"{arg}: cannot read the {what} {path!r} ({exc.strerror or exc}); {hint}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{arg}: the {what} {path!r} is not UTF-8 ({exc.reason})") from None
+
+
+def short_digest(items: Sequence[str]) -> str:
+    """``<8 hex digits of sha256>(n=<count>)``: names a list setting in a signature.
+
+    >>> short_digest(("a", "the"))
+    '11a3ae8f(n=2)'
+    """
+    h = hashlib.sha256("\n".join(items).encode("utf-8")).hexdigest()[:8]
+    return f"{h}(n={len(items)})"
+
+
 def load_stopwords(spec: Any, arg: str = "stopwords") -> Tuple[str, ...]:
     """A stopword setting as a sorted tuple of unique words.
 
@@ -179,17 +202,8 @@ def load_stopwords(spec: Any, arg: str = "stopwords") -> Tuple[str, ...]:
     whitespace at its ends). Errors name the argument and the offending index or line.
     """
     if isinstance(spec, (str, os.PathLike)):
-        path = os.fspath(spec)
-        try:
-            with open(path, encoding="utf-8") as f:
-                lines = f.read().split("\n")
-        except OSError as exc:
-            raise FileNotFoundError(
-                f"{arg}: cannot read the stopword file {path!r} ({exc.strerror or exc}); give a path to a "
-                "UTF-8 file with one word per line, or a list of words"
-            ) from None
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"{arg}: the stopword file {path!r} is not UTF-8 ({exc.reason})") from None
+        lines = read_setting_file(spec, arg, "stopword file",
+                                  "give a path to a UTF-8 file with one word per line, or a list of words")
         words = [w.strip() for w in lines]
         return tuple(sorted({w for w in words if w}))
     if isinstance(spec, (bytes, bytearray)) or not hasattr(spec, "__iter__"):
@@ -207,13 +221,8 @@ def load_stopwords(spec: Any, arg: str = "stopwords") -> Tuple[str, ...]:
 
 
 def stopwords_digest(words: Tuple[str, ...]) -> str:
-    """``<8 hex digits of sha256>(n=<count>)``: names a stopword list in the signature.
-
-    >>> stopwords_digest(("a", "the"))
-    '11a3ae8f(n=2)'
-    """
-    h = hashlib.sha256("\n".join(words).encode("utf-8")).hexdigest()[:8]
-    return f"{h}(n={len(words)})"
+    """Names a stopword list in the signature (:func:`short_digest` of the sorted words)."""
+    return short_digest(words)
 
 
 def normalize_stopwords(words: Iterable[str], tokenize: Callable[[str], List[str]]) -> frozenset:

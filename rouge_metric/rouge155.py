@@ -28,7 +28,6 @@ Score(precision=0.83333, recall=0.70833, fmeasure=0.7619)
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections import Counter
@@ -37,7 +36,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from . import core, core_py
 from ._version import __version__
 from .config import RougeConfig, TypeSpec, parse_rouge_type
-from .multilingual import load_stopwords, stopwords_digest
+from .multilingual import load_stopwords, read_setting_file, short_digest, stopwords_digest
 from .perl_porter import stem as perl_stem
 from .result import AggregateScore, CorpusResult, Score
 from .scoring import _TypeScorer, make_fmeasure, normalize_references, pair_stats, validate_batch
@@ -145,14 +144,9 @@ def load_exceptions(spec: Any, arg: str = "exceptions") -> Dict[str, str]:
     if not isinstance(spec, (str, os.PathLike)):
         raise TypeError(f"{arg}: expected a file path or a mapping of str to str, got {type(spec).__name__}")
     path = os.fspath(spec)
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except OSError as exc:
-        raise FileNotFoundError(
-            f"{arg}: cannot read the exception list {path!r} ({exc.strerror or exc}); give a file of "
-            "'inflected<TAB>lemma' lines (the contents of ROUGE-1.5.5's WordNet-2.0.exc.db) or a mapping"
-        ) from None
+    lines = read_setting_file(path, arg, "exception list",
+                              "give a file of 'inflected<TAB>lemma' lines (the contents of ROUGE-1.5.5's "
+                              "WordNet-2.0.exc.db) or a mapping")
     out = {}
     for i, line in enumerate(lines):
         if not line:
@@ -165,8 +159,7 @@ def load_exceptions(spec: Any, arg: str = "exceptions") -> Dict[str, str]:
 
 
 def _digest_pairs(pairs: Dict[str, str]) -> str:
-    h = hashlib.sha256("\n".join(f"{k}\t{v}" for k, v in sorted(pairs.items())).encode("utf-8"))
-    return f"{h.hexdigest()[:8]}(n={len(pairs)})"
+    return short_digest([f"{k}\t{v}" for k, v in sorted(pairs.items())])
 
 
 class MorphStemmer:
