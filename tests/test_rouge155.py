@@ -340,3 +340,17 @@ def test_token_views_follow_readtext_and_readtext_lcs(text, words, nbytes):
         tokens, unit_tokens = r.process(text)
         assert tokens == perl_tokens(whole or "")
         assert unit_tokens == [perl_tokens(u) for u in units]
+
+
+def test_exception_list_file_errors_name_argument_and_file(tmp_path):
+    from rouge_metric.rouge155 import load_exceptions
+
+    bad = tmp_path / "exc.tsv"
+    bad.write_bytes(b"went\tgo\n\xff\xfe\tx\n")
+    with pytest.raises(ValueError, match=r"exceptions: the exception list .*exc.tsv.* is not UTF-8"):
+        load_exceptions(str(bad))
+    with pytest.raises(FileNotFoundError, match=r"exceptions: cannot read the exception list .*missing.tsv"):
+        load_exceptions(str(tmp_path / "missing.tsv"))
+    bad.write_text("went go\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"exceptions: line 1 of .* is not 'inflected<TAB>lemma'"):
+        load_exceptions(str(bad))
