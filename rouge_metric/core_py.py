@@ -161,6 +161,38 @@ def lcs_indices(ref: Tokens, can: Tokens, pm: Dict[Hashable, int] = None) -> Lis
     return out
 
 
+def token_counts(sents: Sequence[Tokens]) -> Counter:
+    """Unigram counts of a text given as sentences (the clipping tables of ROUGE-L/W). O(tokens)."""
+    c: Counter = Counter()
+    for s in sents:
+        c.update(s)
+    return c
+
+
+def clip_hits(r: Tokens, positions: Sequence[int], cnt_r: Counter, cnt_c: Counter) -> List[int]:
+    """ROUGE-1.5.5's clipping: the positions (ascending) of ``r`` that count as hits, each while the
+    token's count stays positive in both texts; the counts are decremented. O(len(positions))."""
+    hits = []
+    for i in positions:
+        t = r[i]
+        if cnt_c[t] > 0 and cnt_r[t] > 0:
+            hits.append(i)
+            cnt_c[t] -= 1
+            cnt_r[t] -= 1
+    return hits
+
+
+def union_lcs_marks(r: Tokens, cands: Sequence[Tuple[Tokens, Dict[Hashable, int]]]) -> List[int]:
+    """Ascending union of the LCS indices (:func:`lcs_indices`) of ``r`` against every candidate
+    sentence ``(tokens, match masks)``; sentences sharing no token with ``r`` are skipped."""
+    rset = set(r)
+    marked = set()
+    for c, pm in cands:
+        if not rset.isdisjoint(pm):
+            marked.update(lcs_indices(r, c, pm))
+    return sorted(marked)
+
+
 def union_lcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens]) -> Tuple[int, int, int]:
     """Summary-level LCS (rougeLsum; ROUGE-1.5.5's ROUGE-L), exactly rouge-score's ``_summary_level_lcs``:
     for each reference sentence in order, the union of its LCS indices against every prediction
@@ -173,29 +205,13 @@ def union_lcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens])
     n = sum(map(len, pred_sents))
     if not m or not n:
         return 0, n, m
-    cnt_r: Counter = Counter()
-    for s in ref_sents:
-        cnt_r.update(s)
-    cnt_c: Counter = Counter()
-    for s in pred_sents:
-        cnt_c.update(s)
+    cnt_r = token_counts(ref_sents)
+    cnt_c = token_counts(pred_sents)
     cands = [(c, _match_masks(c)) for c in pred_sents if c]
     hits = 0
     for r in ref_sents:
-        if not r:
-            continue
-        rset = set(r)
-        marked = set()
-        for c, pm in cands:
-            if rset.isdisjoint(pm):
-                continue
-            marked.update(lcs_indices(r, c, pm))
-        for i in sorted(marked):
-            t = r[i]
-            if cnt_c[t] > 0 and cnt_r[t] > 0:
-                hits += 1
-                cnt_c[t] -= 1
-                cnt_r[t] -= 1
+        if r:
+            hits += len(clip_hits(r, union_lcs_marks(r, cands), cnt_r, cnt_c))
     return hits, n, m
 
 
@@ -257,12 +273,8 @@ def wlcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weig
     base = 0.0
     for r in ref_sents:
         base += len(r) ** f
-    cnt_r: Counter = Counter()
-    for s in ref_sents:
-        cnt_r.update(s)
-    cnt_c: Counter = Counter()
-    for s in pred_sents:
-        cnt_c.update(s)
+    cnt_r = token_counts(ref_sents)
+    cnt_c = token_counts(pred_sents)
     cands = [(c, set(c)) for c in pred_sents if c]
     hit = 0.0
     for r in ref_sents:

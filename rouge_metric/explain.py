@@ -164,55 +164,31 @@ def _embed(seq: Sequence[str], tokens: Sequence[str]) -> Tuple[int, ...]:
 
 
 def _union_lcs_hits(ref_sents, pred_sents) -> Tuple[SentenceHits, ...]:
-    """rougeLsum evidence: the walk of :func:`core_py.union_lcs_overlap`, recording positions."""
-    cnt_r: Counter = Counter()
-    for s in ref_sents:
-        cnt_r.update(s)
-    cnt_c: Counter = Counter()
-    for s in pred_sents:
-        cnt_c.update(s)
-    cands = [c for c in pred_sents if c]
+    """rougeLsum evidence: the steps of :func:`core_py.union_lcs_overlap`, keeping the positions."""
+    cnt_r = core_py.token_counts(ref_sents)
+    cnt_c = core_py.token_counts(pred_sents)
+    cands = [(c, core_py._match_masks(c)) for c in pred_sents if c]
     out = []
     for k, r in enumerate(ref_sents):
-        marked = set()
-        if r:
-            for c in cands:
-                if not set(r).isdisjoint(c):
-                    marked.update(core_py.lcs_indices(r, c))
-        hits = []
-        for i in sorted(marked):
-            t = r[i]
-            if cnt_c[t] > 0 and cnt_r[t] > 0:
-                hits.append(i)
-                cnt_c[t] -= 1
-                cnt_r[t] -= 1
-        out.append(SentenceHits(k, tuple(r), tuple(sorted(marked)), tuple(hits)))
+        marked = core_py.union_lcs_marks(r, cands) if r else []
+        hits = core_py.clip_hits(r, marked, cnt_r, cnt_c)
+        out.append(SentenceHits(k, tuple(r), tuple(marked), tuple(hits)))
     return tuple(out)
 
 
 def _wlcs_marks(ref_sents, pred_sents, weight: float) -> Tuple[SentenceHits, ...]:
     """rougeW evidence: weighted-LCS path positions per reference sentence, and the clipped ones."""
-    cnt_r: Counter = Counter()
-    for s in ref_sents:
-        cnt_r.update(s)
-    cnt_c: Counter = Counter()
-    for s in pred_sents:
-        cnt_c.update(s)
+    cnt_r = core_py.token_counts(ref_sents)
+    cnt_c = core_py.token_counts(pred_sents)
     out = []
     for k, r in enumerate(ref_sents):
         mask = [0] * len(r)
         for c in pred_sents:
             if c and not set(r).isdisjoint(c):
                 core_py._wlcs_mark(r, c, weight, mask)
-        marked = tuple(i for i, m in enumerate(mask) if m)
-        hits = []
-        for i in marked:
-            t = r[i]
-            if cnt_r[t] > 0 and cnt_c[t] > 0:
-                hits.append(i)
-                cnt_r[t] -= 1
-                cnt_c[t] -= 1
-        out.append(SentenceHits(k, tuple(r), marked, tuple(hits)))
+        marked = [i for i, m in enumerate(mask) if m]
+        hits = core_py.clip_hits(r, marked, cnt_r, cnt_c)
+        out.append(SentenceHits(k, tuple(r), tuple(marked), tuple(hits)))
     return tuple(out)
 
 
