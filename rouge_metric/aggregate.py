@@ -78,6 +78,25 @@ class CorpusAccumulator:
         self._ref_len.add(ref_len)
         self.n += 1
 
+    @classmethod
+    def from_partials(cls, rouge_types: Sequence[str], n: int, partials: Sequence[Sequence[float]],
+                      values: Optional[Dict[str, Sequence[float]]] = None) -> "CorpusAccumulator":
+        """An accumulator of ``n`` examples from exact partial sums computed elsewhere (the native
+        batch scorer): ``partials`` holds the Shewchuk partials of each column in the order
+        P, R, F of every type, then prediction length, reference length. ``values`` (type -> flat
+        (P, R, F) per example) is kept when given."""
+        acc = cls(rouge_types, keep_values=values is not None)
+        sums = [es for t in acc.rouge_types for es in acc._sums[t]] + [acc._pred_len, acc._ref_len]
+        if len(partials) != len(sums):
+            raise ValueError(f"partials: expected {len(sums)} columns, got {len(partials)}")
+        for es, p in zip(sums, partials):
+            es.partials = [float(x) for x in p]
+        acc.n = n
+        if values is not None:
+            for t in acc.rouge_types:
+                acc.values[t].extend(values[t])  # type: ignore[index]
+        return acc
+
     def merge(self, other: "CorpusAccumulator") -> None:
         if other.rouge_types != self.rouge_types:
             raise ValueError(f"cannot merge accumulators of types {other.rouge_types} into {self.rouge_types}")

@@ -11,7 +11,7 @@ import math
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import core
-from .aggregate import CorpusAccumulator, ExactSum, bootstrap
+from .aggregate import CorpusAccumulator, bootstrap
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig, TypeSpec
 from .result import CorpusResult, Score
 from .text import TextPipeline
@@ -310,21 +310,15 @@ class Rouge:
         (Shewchuk partials, so the corpus mean is the same correctly rounded float as adding the
         examples one by one) and, when ``acc`` keeps values, the (P, R, F) of every example."""
         n, values, _, parts, _ = out
-        chunk = CorpusAccumulator(acc.rouge_types, keep_values=acc.values is not None)
-        if chunk.rouge_types != self.rouge_types:
+        if acc.rouge_types != self.rouge_types:
             raise ValueError(f"cannot merge scores of types {self.rouge_types} into {acc.rouge_types}")
-        sums: List[ExactSum] = [es for t in self.rouge_types for es in chunk._sums[t]]
-        sums += [chunk._pred_len, chunk._ref_len]
-        for es, p in zip(sums, parts):
-            es.partials = list(p)
-        chunk.n = n
-        if chunk.values is not None:
+        per_type = None
+        if acc.values is not None:
             import numpy as np
 
             arr = np.frombuffer(values, dtype=np.float64).reshape(n, len(self.rouge_types), 3)
-            for k, t in enumerate(self.rouge_types):
-                chunk.values[t].frombytes(np.ascontiguousarray(arr[:, k, :]).tobytes())
-        acc.merge(chunk)
+            per_type = {t: arr[:, k, :].ravel() for k, t in enumerate(self.rouge_types)}
+        acc.merge(CorpusAccumulator.from_partials(self.rouge_types, n, parts, per_type))
 
     def score_examples(self, *, predictions: Sequence[str], references: Sequence[References]
                        ) -> List[Dict[str, Score]]:
