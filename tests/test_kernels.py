@@ -10,31 +10,11 @@ from hypothesis import strategies as st
 
 from rouge_metric import core_py
 from rouge_metric.aggregate import ExactSum
+from oracles import lcs_indices as dp_indices
+from oracles import lcs_table
 from strategies import token_lists
 
 SET = settings(max_examples=300, deadline=None)
-
-
-def lcs_table(a, b):
-    t = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
-    for i in range(1, len(a) + 1):
-        for j in range(1, len(b) + 1):
-            t[i][j] = t[i - 1][j - 1] + 1 if a[i - 1] == b[j - 1] else max(t[i - 1][j], t[i][j - 1])
-    return t
-
-
-def backtrack(t, ref, can):
-    """rouge-score's ``_backtrack_norec`` tie-breaking, written from its definition."""
-    i, j, out = len(ref), len(can), []
-    while i > 0 and j > 0:
-        if ref[i - 1] == can[j - 1]:
-            out.insert(0, i - 1)
-            i, j = i - 1, j - 1
-        elif t[i][j - 1] > t[i - 1][j]:
-            j -= 1
-        else:
-            i -= 1
-    return out
 
 
 @given(a=token_lists(), b=token_lists())
@@ -46,7 +26,7 @@ def test_bit_parallel_lcs_length_equals_dp(a, b):
 @given(a=token_lists(alphabet_size=3, max_size=200), b=token_lists(alphabet_size=3, max_size=200))
 @SET
 def test_lcs_indices_follow_rouge_score_tie_breaking(a, b):
-    assert core_py.lcs_indices(a, b) == backtrack(lcs_table(a, b), a, b)
+    assert core_py.lcs_indices(a, b) == dp_indices(a, b)
 
 
 def test_lcs_indices_equal_rouge_score_lcs_ind():

@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 from rouge_metric import Rouge, RougeScorer, active_backend, core, core_py
 from rouge_metric.text import default_tokenize, whitespace_tokenize
 
+from oracles import lcs_indices as dp_indices
+from oracles import lcs_table
+
 native = pytest.importorskip("rouge_metric._native") if core.native_available() else None
 needs_native = pytest.mark.skipif(native is None, reason="native extension not built")
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -19,36 +22,12 @@ def tokens(alphabet=4, max_size=200):
     return st.lists(st.sampled_from("abcdefgh"[:alphabet]), max_size=max_size)
 
 
-def dp_table(a, b):
-    """Textbook O(mn) LCS table: t[i][j] = LCS(a[:i], b[:j])."""
-    t = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
-    for i in range(1, len(a) + 1):
-        for j in range(1, len(b) + 1):
-            t[i][j] = t[i - 1][j - 1] + 1 if a[i - 1] == b[j - 1] else max(t[i - 1][j], t[i][j - 1])
-    return t
-
-
-def dp_indices(ref, can):
-    """rouge-score's _backtrack_norec on the textbook table."""
-    t = dp_table(ref, can)
-    i, j, out = len(ref), len(can), []
-    while i > 0 and j > 0:
-        if ref[i - 1] == can[j - 1]:
-            out.insert(0, i - 1)
-            i, j = i - 1, j - 1
-        elif t[i][j - 1] > t[i - 1][j]:
-            j -= 1
-        else:
-            i -= 1
-    return out
-
-
 # ------------------------------------------------------------------------------------- kernels
 @needs_native
 @SETTINGS
 @given(a=tokens(), b=tokens())
 def test_bit_parallel_lcs_matches_textbook_dp(a, b):
-    assert native.lcs_length(a, b) == dp_table(a, b)[-1][-1] == core_py.lcs_length(a, b)
+    assert native.lcs_length(a, b) == lcs_table(a, b)[-1][-1] == core_py.lcs_length(a, b)
     assert native.lcs_indices(a, b) == dp_indices(a, b) == core_py.lcs_indices(a, b)
 
 
