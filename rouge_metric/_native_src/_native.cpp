@@ -216,6 +216,11 @@ struct Workspace {
     std::vector<uint64_t> rows, V, zero;
     std::vector<uint32_t> pos;
     std::vector<uint8_t> marked;
+    // union_lcs: occurrence chains of the reference tokens (first by id, UINT32_MAX: none; next by
+    // position), the distinct tokens of a prediction sentence, a bitmap over reference positions.
+    std::vector<uint32_t> first, nxt;
+    std::vector<int32_t> distinct;
+    std::vector<uint64_t> bits;
     std::vector<double> wC;
     std::vector<int32_t> wL;
     std::vector<uint8_t> wB, wmask;
@@ -231,6 +236,7 @@ struct Workspace {
             cnt_b.resize(n, 0);
             pm1.resize(n, 0);
             slot.resize(n, UINT32_MAX);
+            first.resize(n, UINT32_MAX);
         }
     }
     // pow(k, w) for k = 0..kmax, cached per weight (bit-identical to Python's k ** w).
@@ -475,23 +481,10 @@ inline int64_t prefix_pop(const uint64_t* row, size_t j) {  // popcount of bits 
 
 // Mark (mark[i] = 1) the indices into r of rouge-score's lcs_ind(r, c): a match is always taken
 // diagonally, else left when L[i][j-1] > L[i-1][j], else up. The masks of c must be set (W words).
-// O(|r| * |c| / w) for the rows plus O((|r| + |c|) * |c| / w) for the walk.
-void lcs_mark(Workspace& ws, Seq r, Seq c, size_t W, uint8_t* mark) {
-    // Only reference positions whose token occurs in c change a row. The walk through an unchanged
-    // row always moves up (L[i][j-1] = L[i-1][j-1] <= L[i-1][j]) and never marks, so the rows and
-    // the walk run on those positions only (pos), with the same marks.
-    std::vector<uint32_t>& pos = ws.pos;
-    pos.clear();
-    if (W == 1) {
-        const uint64_t* pm = ws.pm1.data();
-        for (size_t i = 0; i < r.n; ++i)
-            if (pm[r.p[i]]) pos.push_back((uint32_t)i);
-    } else {
-        for (size_t i = 0; i < r.n; ++i)
-            if (ws.slot[r.p[i]] != UINT32_MAX) pos.push_back((uint32_t)i);
-    }
+// pos: the increasing indices into r whose token occurs in c (m = pos.size() of them, m >= 1).
+// O(m * ceil(|c| / w)) for the rows plus O((m + |c|) * ceil(|c| / w)) for the walk.
+void lcs_mark_pos(Workspace& ws, Seq r, Seq c, size_t W, const std::vector<uint32_t>& pos, uint8_t* mark) {
     size_t m = pos.size(), n = c.n;
-    if (!m) return;
     ws.rows.resize((m + 1) * W);
     uint64_t* rows = ws.rows.data();
     for (size_t w = 0; w < W; ++w) rows[w] = ~(uint64_t)0;
@@ -527,9 +520,33 @@ void lcs_mark(Workspace& ws, Seq r, Seq c, size_t W, uint8_t* mark) {
     }
 }
 
+// Only reference positions whose token occurs in c change a row. The walk through an unchanged
+// row always moves up (L[i][j-1] = L[i-1][j-1] <= L[i-1][j]) and never marks, so the rows and the
+// walk run on those positions only (pos), with the same marks. O(|r|) for the filter plus
+// lcs_mark_pos.
+void lcs_mark(Workspace& ws, Seq r, Seq c, size_t W, uint8_t* mark) {
+    std::vector<uint32_t>& pos = ws.pos;
+    pos.clear();
+    if (W == 1) {
+        const uint64_t* pm = ws.pm1.data();
+        for (size_t i = 0; i < r.n; ++i)
+            if (pm[r.p[i]]) pos.push_back((uint32_t)i);
+    } else {
+        for (size_t i = 0; i < r.n; ++i)
+            if (ws.slot[r.p[i]] != UINT32_MAX) pos.push_back((uint32_t)i);
+    }
+    if (!pos.empty()) lcs_mark_pos(ws, r, c, W, pos, mark);
+}
+
 // rougeLsum (rouge-score's _summary_level_lcs): per reference sentence the union of its LCS indices
 // against every prediction sentence, then the clipped hits in reference order.
-// O(sum over sentence pairs of |r| * |c| / w).
+// The reference positions that matter for a prediction sentence c (those whose token occurs in c,
+// see lcs_mark) are found once for all reference sentences: occurrence chains of the reference
+// tokens (built once, O(m)) set their bits in a bitmap over the reference, read per sentence.
+// Time: O(m + sum over prediction sentences c of (|c| + o_c + m / w)) for the filter, o_c the
+// reference occurrences of the tokens of c, plus O(sum over sentence pairs of m' * ceil(|c| / w) +
+// (m' + |c|) * ceil(|c| / w)) for the rows and the walks (lcs_mark_pos), m' <= |r| the positions of
+// the pair.
 void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& hit, int64_t& pt, int64_t& rt) {
     int64_t m = (int64_t)ref.ids.size(), n = (int64_t)pred.ids.size();
     hit = 0;
@@ -541,16 +558,57 @@ void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& hit, int
     for (int32_t t : ref.ids) cr[t]++;
     for (int32_t t : pred.ids) cc[t]++;
     ws.marked.assign((size_t)m, 0);
+    // Occurrence chains: first[t] = first position of t in the reference, nxt[p] = next one.
+    uint32_t* first = ws.first.data();
+    ws.nxt.resize((size_t)m);
+    uint32_t* nxt = ws.nxt.data();
+    for (size_t p = (size_t)m; p-- > 0;) {
+        int32_t t = ref.ids[p];
+        nxt[p] = first[t];
+        first[t] = (uint32_t)p;
+    }
+    size_t Wm = ((size_t)m + 63) / 64;
+    ws.bits.assign(Wm, 0);
+    uint64_t* bits = ws.bits.data();
     for (size_t k = 0; k < pred.nsent(); ++k) {
         Seq c = pred.sent(k);
         size_t W = (c.n + 63) / 64;
         set_masks(ws, c, W);
-        for (size_t q = 0; q < ref.nsent(); ++q) {
-            Seq r = ref.sent(q);
-            lcs_mark(ws, r, c, W, ws.marked.data() + ref.sb[2 * q]);
+        // Distinct tokens of c (first occurrences: no lower bit set in the token's mask).
+        ws.distinct.clear();
+        for (size_t j = 0; j < c.n; ++j) {
+            int32_t t = c.p[j];
+            bool firstocc;
+            if (W == 1) {
+                firstocc = __builtin_ctzll(ws.pm1[t]) == (int)j;
+            } else {
+                const uint64_t* mk = ws.masks.data() + ws.slot[t];
+                firstocc = __builtin_ctzll(mk[j / 64]) == (int)(j % 64);
+                for (size_t w = 0; firstocc && w < j / 64; ++w) firstocc = mk[w] == 0;
+            }
+            if (firstocc) ws.distinct.push_back(t);
         }
+        for (int32_t t : ws.distinct)
+            for (uint32_t p = first[t]; p != UINT32_MAX; p = nxt[p]) bits[p / 64] |= (uint64_t)1 << (p % 64);
+        for (size_t q = 0; q < ref.nsent(); ++q) {
+            size_t b0 = ref.sb[2 * q], b1 = ref.sb[2 * q + 1];  // b0 < b1 (sentences are non-empty)
+            std::vector<uint32_t>& pos = ws.pos;
+            pos.clear();
+            for (size_t w = b0 / 64; w <= (b1 - 1) / 64; ++w) {
+                uint64_t x = bits[w];
+                if (w == b0 / 64) x &= ~(uint64_t)0 << (b0 % 64);
+                if (w == (b1 - 1) / 64 && b1 % 64) x &= ((uint64_t)1 << (b1 % 64)) - 1;
+                while (x) {
+                    pos.push_back((uint32_t)(w * 64 + (size_t)__builtin_ctzll(x) - b0));
+                    x &= x - 1;
+                }
+            }
+            if (!pos.empty()) lcs_mark_pos(ws, ref.sent(q), c, W, pos, ws.marked.data() + b0);
+        }
+        std::fill(bits, bits + Wm, 0);
         clear_masks(ws, c, W);
     }
+    for (int32_t t : ref.ids) first[t] = UINT32_MAX;
     for (size_t p = 0; p < (size_t)m; ++p) {
         if (!ws.marked[p]) continue;
         int32_t t = ref.ids[p];
