@@ -13,6 +13,7 @@ import sys
 from pybind11.setup_helpers import Pybind11Extension
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join("rouge_metric", "_native_src")
@@ -29,6 +30,17 @@ class BuildExt(build_ext):
         super().run()
 
 
+class BuildPy(build_py):
+    """Ship the Hub metric card (hub_card.md, kept at the repository root) inside the built package,
+    so ``rouge-metric export-space`` also works from a wheel."""
+
+    def run(self):
+        super().run()
+        card = os.path.join(HERE, "hub_card.md")
+        if os.path.exists(card) and not self.editable_mode:
+            self.copy_file(card, os.path.join(self.build_lib, "rouge_metric", "hub_card.md"))
+
+
 ext = Pybind11Extension(
     "rouge_metric._native",
     [os.path.join(SRC, "_native.cpp")],
@@ -39,4 +51,4 @@ ext = Pybind11Extension(
     + (["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []),
 )
 
-setup(ext_modules=[ext], cmdclass={"build_ext": BuildExt})
+setup(ext_modules=[ext], cmdclass={"build_ext": BuildExt, "build_py": BuildPy})

@@ -12,7 +12,7 @@ The folder holds
 * ``requirements.txt``: the runtime dependencies (gradio comes from the card's ``sdk_version``).
 
 ``evaluate.load(DIR)`` needs the folder name to equal the script name, so ``DIR`` must end in
-``rouge_metric``. The card is read from the source checkout (``hub_card.md`` beside the package).
+``rouge_metric``. The card is ``hub_card.md`` of the source checkout, or the copy a wheel carries.
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ SCRIPT = "rouge_metric.py"
 SPACE_NAME = "rouge_metric"
 #: Modules the Space needs besides their own imports: the metric script and the explanation (app.py).
 ENTRY_MODULES = ("rouge_metric", "explain")
-DEFAULT_CARD = PACKAGE_DIR.parent / "hub_card.md"
+# The card lives at the repository root; a built wheel carries a copy inside the package (setup.py).
+DEFAULT_CARD = next((p for p in (PACKAGE_DIR / "hub_card.md", PACKAGE_DIR.parent / "hub_card.md") if p.exists()),
+                    PACKAGE_DIR.parent / "hub_card.md")
 FALLBACK_REQUIREMENTS = ("numpy>=1.22", "nltk>=3.8", "evaluate>=0.4.0", "datasets>=2.14")
 
 
