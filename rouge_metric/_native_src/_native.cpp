@@ -1028,15 +1028,24 @@ inline size_t skip_separators(const C* s, size_t i, size_t len) {
     return i;
 }
 
-// Lowercase copy of an ASCII token run (letters and digits: OR 0x20). dst has 16 bytes of slack.
+// Lowercase copy of an ASCII token run (letters and digits: OR 0x20). dst has 16 bytes of slack;
+// avail >= n characters are readable at src. When the run rounded up to 16 is readable, whole
+// 16-byte blocks are copied (the bytes past n are scratch), so there is no byte loop whose
+// varying trip count costs a branch miss per token.
 template <class C>
-inline void lower_copy(char* dst, const C* src, size_t n) {
+inline void lower_copy(char* dst, const C* src, size_t n, size_t avail) {
 #if defined(__SSE2__)
     size_t k = 0;
+    if (((n + 15) & ~(size_t)15) <= avail) {
+        for (; k < n; k += 16)
+            _mm_storeu_si128((__m128i*)(dst + k), _mm_or_si128(load16(src + k), _mm_set1_epi8(0x20)));
+        return;
+    }
     for (; k + 16 <= n; k += 16)
         _mm_storeu_si128((__m128i*)(dst + k), _mm_or_si128(load16(src + k), _mm_set1_epi8(0x20)));
     for (; k < n; ++k) dst[k] = (char)(src[k] | 0x20);
 #else
+    (void)avail;
     for (size_t k = 0; k < n; ++k) dst[k] = (char)(src[k] | 0x20);
 #endif
 }
@@ -1090,7 +1099,7 @@ void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, O
                     cap = cur.b.size();
                 }
                 if constexpr (sizeof(C) <= 2) {
-                    lower_copy(buf + n, s + i, j - i);
+                    lower_copy(buf + n, s + i, j - i, len - i);
                     n += j - i;
                 } else {
                     for (size_t k = i; k < j; ++k) buf[n++] = T[(uint32_t)s[k]];
