@@ -35,6 +35,10 @@ namespace py = pybind11;
 namespace {
 
 // ------------------------------------------------------------------------------------------ hashing
+// Keys (tokens) are hashed from their first 16 bytes as two little-endian words k0, k1 (zero-padded)
+// plus, for keys longer than 16 bytes (rare), the remaining bytes. The same words are kept inline in
+// the map's slots, so comparing a key of at most 16 bytes is one branch on register values.
+
 inline uint64_t hash_bytes(const char* p, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
     while (n >= 8) {
@@ -49,31 +53,43 @@ inline uint64_t hash_bytes(const char* p, size_t n) {
     for (size_t i = 0; i < n; ++i) k |= (uint64_t)(uint8_t)p[i] << (8 * i);  // no memcpy call
     h = (h ^ k) * 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 29;
-    return h | 1;  // 0 marks an empty slot
+    return h;
 }
 
-// hash_bytes and StrMap::head_of of p[0, n) in one pass without byte loops; needs 8 readable
-// bytes past p + n (the tokenizer's buffer has 16 bytes of slack).
-inline void hash_head_slack(const char* p, size_t n, uint64_t& h, uint64_t& head) {
-    uint64_t first;
-    std::memcpy(&first, p, 8);
-    head = n >= 8 ? first : (n ? first & (~(uint64_t)0 >> (64 - 8 * n)) : 0);
-    h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
-    size_t m = n;
-    while (m >= 8) {
-        uint64_t k;
-        std::memcpy(&k, p, 8);
-        h = (h ^ k) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-        p += 8;
-        m -= 8;
-    }
+// Bytes p[0, 8) as a little-endian word (the byte order of the key words on every machine).
+inline uint64_t load_le64(const char* p) {
     uint64_t k;
     std::memcpy(&k, p, 8);
-    k = m ? k & (~(uint64_t)0 >> (64 - 8 * m)) : 0;
-    h = (h ^ k) * 0xc4ceb9fe1a85ec53ull;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    k = __builtin_bswap64(k);
+#endif
+    return k;
+}
+
+// The low m bytes of a word (m in 0..8), without a branch.
+inline uint64_t low_bytes_mask(size_t m) { return m >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * m)) - 1); }
+
+// Key words of p[0, n): any buffer (byte loop for the partial words). Not on the hot path.
+inline void key_words(const char* p, size_t n, uint64_t& k0, uint64_t& k1) {
+    k0 = k1 = 0;
+    for (size_t i = 0; i < n && i < 16; ++i) (i < 8 ? k0 : k1) |= (uint64_t)(uint8_t)p[i] << (8 * (i % 8));
+}
+
+// Key words of p[0, n) without byte loops or branches on n; needs 16 readable bytes past p + n
+// (the tokenizer's buffer keeps 16 bytes of slack).
+inline void key_words_slack(const char* p, size_t n, uint64_t& k0, uint64_t& k1) {
+    k0 = load_le64(p) & low_bytes_mask(n);
+    k1 = load_le64(p + 8) & low_bytes_mask(n > 8 ? n - 8 : 0);
+}
+
+// Hash of the key p[0, n) with words k0, k1. O(1) for n <= 16, O(n) beyond.
+inline uint64_t hash_key(uint64_t k0, uint64_t k1, const char* p, size_t n) {
+    uint64_t h = (0x9E3779B97F4A7C15ull ^ (uint64_t)n ^ k0) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+    h = (h ^ k1) * 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 29;
-    h |= 1;
+    if (n > 16) h ^= hash_bytes(p + 16, n - 16);
+    return h;
 }
 
 inline uint64_t mix64(uint64_t x) {
@@ -98,17 +114,35 @@ inline bool same(const char* a, const char* b, size_t n) {
     return true;
 }
 
-// String -> int32 map, open addressing with linear probing; keys live in one arena.
+// A hashed key: the hash, the first 16 bytes as words, and the bytes (read past 16 only).
+struct Key {
+    const char* p;
+    size_t n;
+    uint64_t h, k0, k1;
+};
+inline Key make_key(const char* p, size_t n) {  // any buffer
+    Key k{p, n, 0, 0, 0};
+    key_words(p, n, k.k0, k.k1);
+    k.h = hash_key(k.k0, k.k1, p, n);
+    return k;
+}
+inline Key make_key_slack(const char* p, size_t n) {  // 16 readable bytes past p + n
+    Key k{p, n, 0, 0, 0};
+    key_words_slack(p, n, k.k0, k.k1);
+    k.h = hash_key(k.k0, k.k1, p, n);
+    return k;
+}
+
+// String -> int32 map, open addressing with linear probing (load <= 1/2); keys live in one arena.
+// 32-byte slots keep the first 16 key bytes inline, so a lookup of a token of at most 16 bytes
+// (nearly all tokens) touches one slot and compares with one branch.
 struct StrMap {
-    // 32-byte slots: the first 8 key bytes are kept inline, so a lookup of a token of at most
-    // 8 bytes (most tokens) touches one cache line; longer keys compare the rest in the arena.
     struct Slot {
-        uint64_t h;
-        uint64_t head;
-        uint32_t off;
+        uint64_t k0, k1;
+        uint32_t tag;  // high half of the hash, | 1 (0: empty slot)
         uint32_t len;
+        uint32_t off;  // key bytes in arena
         int32_t val;
-        int32_t pad;
     };
     std::vector<Slot> slots;
     std::string arena;
@@ -116,33 +150,26 @@ struct StrMap {
 
     StrMap() { slots.assign(1024, Slot{0, 0, 0, 0, 0, 0}); }
 
-    static inline uint64_t head_of(const char* p, size_t n) {
-        uint64_t k = 0;
-        if (n >= 8) {
-            std::memcpy(&k, p, 8);
-        } else {
-            for (size_t i = 0; i < n; ++i) k |= (uint64_t)(uint8_t)p[i] << (8 * i);
-        }
-        return k;
-    }
-    const int32_t* find(const char* p, size_t n, uint64_t h) const { return find(p, n, h, head_of(p, n)); }
-    const int32_t* find(const char* p, size_t n, uint64_t h, uint64_t head) const {
+    static inline uint32_t tag_of(uint64_t h) { return (uint32_t)(h >> 32) | 1u; }
+
+    const int32_t* find(const Key& k) const {
         size_t mask = slots.size() - 1;
-        for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uint32_t tag = tag_of(k.h);
+        for (size_t i = k.h & mask;; i = (i + 1) & mask) {
             const Slot& s = slots[i];
-            if (s.h == 0) return nullptr;
-            if (s.h == h && s.len == n && s.head == head &&
-                (n <= 8 || same(arena.data() + s.off + 8, p + 8, n - 8)))
-                return &s.val;
+            if (s.tag == 0) return nullptr;
+            uint64_t diff = (uint64_t)(s.tag ^ tag) | (uint64_t)(s.len ^ (uint32_t)k.n) | (s.k0 ^ k.k0) | (s.k1 ^ k.k1);
+            if (diff == 0 && (k.n <= 16 || same(arena.data() + s.off + 16, k.p + 16, k.n - 16))) return &s.val;
         }
     }
-    void insert(const char* p, size_t n, uint64_t h, int32_t v) {
+    void insert(const Key& k, int32_t v) {
         if ((count + 1) * 2 > slots.size()) grow();
         size_t mask = slots.size() - 1;
-        size_t i = h & mask;
-        while (slots[i].h != 0) i = (i + 1) & mask;
-        slots[i] = Slot{h, head_of(p, n), (uint32_t)arena.size(), (uint32_t)n, v, 0};
-        arena.append(p, n);
+        size_t i = k.h & mask;
+        while (slots[i].tag != 0) i = (i + 1) & mask;
+        // Slots keep only the high half of the hash: grow() rehashes from the key words.
+        slots[i] = Slot{k.k0, k.k1, tag_of(k.h), (uint32_t)k.n, (uint32_t)arena.size(), v};
+        arena.append(k.p, k.n);
         ++count;
     }
     void grow() {
@@ -151,9 +178,10 @@ struct StrMap {
         slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, 0});
         size_t mask = slots.size() - 1;
         for (const Slot& s : old) {
-            if (s.h == 0) continue;
-            size_t i = s.h & mask;
-            while (slots[i].h != 0) i = (i + 1) & mask;
+            if (s.tag == 0) continue;
+            uint64_t h = hash_key(s.k0, s.k1, arena.data() + s.off, s.len);
+            size_t i = h & mask;
+            while (slots[i].tag != 0) i = (i + 1) & mask;
             slots[i] = s;
         }
     }
@@ -1158,16 +1186,16 @@ struct Vocab {
     Vocab(int tok, py::object st, int ml) : tokenizer(tok), stem(std::move(st)), min_len(ml) {}
 
     int32_t intern(const char* p, size_t n) {
-        uint64_t h = hash_bytes(p, n);
-        const int32_t* v = final_.find(p, n, h);
+        Key k = make_key(p, n);
+        const int32_t* v = final_.find(k);
         if (v) return *v;
-        final_.insert(p, n, h, nid);
+        final_.insert(k, nid);
         return nid++;
     }
     // Resolve a raw token (GIL held). Throws py::error_already_set on a stemmer error.
     int32_t resolve(const char* tp, size_t tn, size_t cps) {
-        uint64_t h = hash_bytes(tp, tn);
-        const int32_t* v = raw.find(tp, tn, h);
+        Key key = make_key(tp, tn);
+        const int32_t* v = raw.find(key);
         if (v) return *v;
         int32_t id;
         if (stem.is_none() || cps <= (size_t)min_len) {
@@ -1185,14 +1213,12 @@ struct Vocab {
                 id = intern(u, (size_t)n);
             }
         }
-        raw.insert(tp, tn, h, id);
+        raw.insert(key, id);
         return id;
     }
-    // Lookup only (no GIL, no writes): id, -1 dropped, -2 unknown. tp has 8 bytes of slack.
+    // Lookup only (no GIL, no writes): id, -1 dropped, -2 unknown. tp has 16 bytes of slack.
     int32_t lookup(const char* tp, size_t tn) const {
-        uint64_t h, head;
-        hash_head_slack(tp, tn, h, head);
-        const int32_t* v = raw.find(tp, tn, h, head);
+        const int32_t* v = raw.find(make_key_slack(tp, tn));
         return v ? *v : -2;
     }
 };
