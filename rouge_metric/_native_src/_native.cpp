@@ -69,10 +69,12 @@ inline uint64_t load_le64(const char* p) {
 // The low m bytes of a word (m in 0..8), without a branch.
 inline uint64_t low_bytes_mask(size_t m) { return m >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * m)) - 1); }
 
-// Key words of p[0, n): any buffer (byte loop for the partial words). Not on the hot path.
+// Key words of p[0, n): any buffer (the first 16 bytes go through a zeroed local copy).
 inline void key_words(const char* p, size_t n, uint64_t& k0, uint64_t& k1) {
-    k0 = k1 = 0;
-    for (size_t i = 0; i < n && i < 16; ++i) (i < 8 ? k0 : k1) |= (uint64_t)(uint8_t)p[i] << (8 * (i % 8));
+    char b[16] = {0};
+    std::memcpy(b, p, n < 16 ? n : 16);
+    k0 = load_le64(b);
+    k1 = load_le64(b + 8);
 }
 
 // Key words of p[0, n) without byte loops or branches on n; needs 16 readable bytes past p + n
