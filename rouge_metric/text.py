@@ -8,12 +8,15 @@ still match ``^[a-z0-9]+$``).
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .config import SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, RougeConfig
 from .multilingual import normalize_stopwords, unicode_tokenize
 from .sentence_split import split_sentences
+
+logger = logging.getLogger("rouge_metric")
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+")
 _VALID_TOKEN_RE = re.compile(r"^[a-z0-9]+$")
@@ -235,6 +238,11 @@ class TextPipeline:
             if config.stopwords:
                 self.tokenize = _stopword_filtered(func, stemmer, config.stopwords)
         else:
+            if config.use_stemmer:
+                logger.warning(
+                    "use_stemmer=%r has no effect with a custom tokenizer (as in rouge-score): the "
+                    "tokenizer replaces the whole pipeline; stem inside it if needed (signature: stem:none)",
+                    config.use_stemmer)
             user = tok.tokenize if callable(getattr(tok, "tokenize", None)) else tok
             self.tokenize = _checked_user_tokenizer(user)
             self.line_separable = False

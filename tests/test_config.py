@@ -72,3 +72,9 @@ def test_split_summaries_without_punkt_raises_clear_error():
         RougeScorer(["rougeLsum"], split_summaries=True)
     # a scorer that does not need sentences does not care
     RougeScorer(["rouge1"], split_summaries=True)
+
+
+def test_stemmer_with_custom_tokenizer_warns(caplog):
+    with caplog.at_level("WARNING", logger="rouge_metric"):
+        Rouge(["rouge1"], tokenizer=str.split, use_stemmer=True)
+    assert "use_stemmer=" in caplog.text and "no effect with a custom tokenizer" in caplog.text
