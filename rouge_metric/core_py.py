@@ -193,10 +193,22 @@ def union_lcs_marks(r: Tokens, cands: Sequence[Tuple[Tokens, Dict[Hashable, int]
     return sorted(marked)
 
 
+def union_lcs_hits(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], cnt_r: Counter,
+                   cnt_c: Counter) -> int:
+    """Summary-level LCS hits given the clipping tables: for each reference sentence in order, the
+    union of its LCS indices against every prediction sentence, clipped by ``cnt_r``/``cnt_c``
+    (decremented). O(sum over sentence pairs of |r|*|c|/w)."""
+    cands = [(c, _match_masks(c)) for c in pred_sents if c]
+    hits = 0
+    for r in ref_sents:
+        if r:
+            hits += len(clip_hits(r, union_lcs_marks(r, cands), cnt_r, cnt_c))
+    return hits
+
+
 def union_lcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens]) -> Tuple[int, int, int]:
     """Summary-level LCS (rougeLsum; ROUGE-1.5.5's ROUGE-L), exactly rouge-score's ``_summary_level_lcs``:
-    for each reference sentence in order, the union of its LCS indices against every prediction
-    sentence; each union token is a hit only while its count in both texts stays positive (clipping).
+    :func:`union_lcs_hits` with the unigram counts of both texts as clipping tables.
 
     Returns (hits, prediction tokens, reference tokens). O(sum over sentence pairs of |r|*|c|/w);
     pairs of sentences with no common token are skipped.
@@ -205,14 +217,7 @@ def union_lcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens])
     n = sum(map(len, pred_sents))
     if not m or not n:
         return 0, n, m
-    cnt_r = token_counts(ref_sents)
-    cnt_c = token_counts(pred_sents)
-    cands = [(c, _match_masks(c)) for c in pred_sents if c]
-    hits = 0
-    for r in ref_sents:
-        if r:
-            hits += len(clip_hits(r, union_lcs_marks(r, cands), cnt_r, cnt_c))
-    return hits, n, m
+    return union_lcs_hits(ref_sents, pred_sents, token_counts(ref_sents), token_counts(pred_sents)), n, m
 
 
 # ------------------------------------------------------------------------------------ weighted LCS
@@ -254,27 +259,12 @@ def _wlcs_mark(r: Tokens, c: Tokens, weight: float, mask: List[int]) -> None:
             j -= 1
 
 
-def wlcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weight: float
-                 ) -> Tuple[float, float, float, float]:
-    """ROUGE-W exactly as ROUGE-1.5.5 (``computeWLCSScore``), f(k) = k ** weight.
-
-    Per reference sentence the weighted-LCS marks are unioned over the prediction sentences; the
-    hit adds f(run) for each maximal run of consecutive marked reference positions, with the same
-    unigram clipping as ROUGE-L (a marked but clipped position neither extends nor ends a run, and a
-    run still pending at the sentence end after clipped positions is dropped: the script's quirks).
-
-    Returns (hit, pred_total, ref_total, select) with pred_total = f(prediction tokens) and
-    ref_total = f(sum_r f(|r|)) (the script applies f twice); P = (hit/pred_total)^(1/w),
-    R = (hit/ref_total)^(1/w); select = (hit / sum_r f(|r|))^(1/w) is the ``-f B`` selection score.
-    O(sum over sentence pairs |r| * |c|).
-    """
+def wlcs_hits(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weight: float, cnt_r: Counter,
+              cnt_c: Counter) -> float:
+    """ROUGE-W hit given the clipping tables (decremented): per reference sentence, the weighted-LCS
+    marks unioned over the prediction sentences, f(run) per maximal run of consecutive marked
+    positions, with the script's clipping quirks (see :func:`wlcs_overlap`). O(sum |r| * |c|)."""
     f = weight
-    n = sum(map(len, pred_sents))
-    base = 0.0
-    for r in ref_sents:
-        base += len(r) ** f
-    cnt_r = token_counts(ref_sents)
-    cnt_c = token_counts(pred_sents)
     cands = [(c, set(c)) for c in pred_sents if c]
     hit = 0.0
     for r in ref_sents:
@@ -300,6 +290,29 @@ def wlcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weig
                     run = 0
                 cnt_r[t] -= 1
                 cnt_c[t] -= 1
+    return hit
+
+
+def wlcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weight: float
+                 ) -> Tuple[float, float, float, float]:
+    """ROUGE-W exactly as ROUGE-1.5.5 (``computeWLCSScore``), f(k) = k ** weight.
+
+    Per reference sentence the weighted-LCS marks are unioned over the prediction sentences; the
+    hit adds f(run) for each maximal run of consecutive marked reference positions, with the same
+    unigram clipping as ROUGE-L (a marked but clipped position neither extends nor ends a run, and a
+    run still pending at the sentence end after clipped positions is dropped: the script's quirks).
+
+    Returns (hit, pred_total, ref_total, select) with pred_total = f(prediction tokens) and
+    ref_total = f(sum_r f(|r|)) (the script applies f twice); P = (hit/pred_total)^(1/w),
+    R = (hit/ref_total)^(1/w); select = (hit / sum_r f(|r|))^(1/w) is the ``-f B`` selection score.
+    O(sum over sentence pairs |r| * |c|).
+    """
+    f = weight
+    n = sum(map(len, pred_sents))
+    base = 0.0
+    for r in ref_sents:
+        base += len(r) ** f
+    hit = wlcs_hits(ref_sents, pred_sents, f, token_counts(ref_sents), token_counts(pred_sents))
     pred_total = n ** f
     ref_total = base ** f
     select = (hit / base) ** (1.0 / f) if base > 0 else 0.0

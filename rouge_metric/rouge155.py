@@ -614,44 +614,21 @@ def _consistent(view: Tuple[List[str], Optional[List[List[str]]]]) -> bool:
 
 def _perl_lcs_stats(spec: TypeSpec, pv, rv) -> Tuple[float, float, float, float]:
     """ROUGE-L/W when the script's units and clipping tables disagree (only with ``-b``: readText_LCS
-    keeps sentences that readText cut). Same marking as the kernels (``lcs_indices``/``_wlcs_mark``),
-    clipping tables and the precision denominator from the readText tokens. O(sum |r| * |c|)."""
+    keeps sentences that readText cut): the kernels' hit walks over the units, with the clipping
+    tables and the precision denominator from the readText tokens. O(sum |r| * |c|)."""
     p_tokens, p_units = pv
     r_tokens, r_units = rv
-    m1 = Counter(r_tokens)
-    p1 = Counter(p_tokens)
-    w = spec.weight
-    hit = 0.0
-    base = 0.0
-    for r in r_units:
-        L = len(r)
-        mask = [0] * L
-        if spec.kind == "lcsum":
-            base += L
-            for c in p_units:
-                for i in core_py.lcs_indices(r, c):
-                    mask[i] = 1
-        else:
-            base += L ** w
-            for c in p_units:
-                if L and c:
-                    core_py._wlcs_mark(r, c, w, mask)
-        run = 0
-        for p in range(L):
-            t = r[p]
-            if mask[p] and m1[t] > 0 and p1[t] > 0:
-                if spec.kind == "lcsum":
-                    hit += 1
-                else:
-                    run += 1
-                    if (p + 1 < L and mask[p + 1] == 0) or p + 1 == L:
-                        hit += run ** w
-                        run = 0
-                m1[t] -= 1
-                p1[t] -= 1
+    m1, p1 = Counter(r_tokens), Counter(p_tokens)
     n = len(p_tokens)
     if spec.kind == "lcsum":
+        base = sum(map(len, r_units))
+        hit = core_py.union_lcs_hits(r_units, p_units, m1, p1)
         return hit, n, base, (hit / base if base else 0.0)
+    w = spec.weight
+    base = 0.0
+    for r in r_units:
+        base += len(r) ** w
+    hit = core_py.wlcs_hits(r_units, p_units, w, m1, p1)
     return hit, n ** w, base ** w, (hit / base) ** (1.0 / w) if base > 0 else 0.0
 
 
