@@ -323,11 +323,6 @@ class Rouge:
     def score_examples(self, *, predictions: Sequence[str], references: Sequence[References]
                        ) -> List[Dict[str, Score]]:
         """Per-example scores, one ``{type: Score}`` per example."""
-        if self._fast is not None:
-            res: List[Dict[str, Score]] = []
-            for out in self._native_batches(predictions, references, want_values=False, want_dicts=True):
-                res.extend(out[4])
-            return res
         return [s for s, _, _ in self.iter_scores(predictions, references)]
 
     def accumulator(self, keep_values: Optional[bool] = None) -> CorpusAccumulator:
