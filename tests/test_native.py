@@ -102,6 +102,36 @@ def test_tokenizers_match_python(text):
         assert got == _ids_in_first_seen_order(want)
 
 
+def _python_sentences(text, func):
+    """Token ids per non-empty newline-separated sentence, ids in first-seen order over the text."""
+    seen = {}
+    out = []
+    for line in text.split("\n"):
+        toks = func(line)
+        if toks:
+            out.append([seen.setdefault(t, len(seen)) for t in toks])
+    return out
+
+
+# The byte-scanning fast path of the default tokenizer: 1-, 2- and 4-byte str (an extra character
+# that is not ASCII forces the kind), runs across the 16- and 64-character blocks, tokens longer than
+# the 16 key bytes, newline runs; sentence boundaries compared too.
+_FAST_ALPHABET = list("aaaabZz09 ..,\n\n\r\t-")
+_FAST_WORDS = st.sampled_from(["x" * 15, "Y" * 16, "q" * 17, "abcdefghijklmnopqrstuvwxyz0123456789", "a", "42"])
+
+
+@needs_native
+@SETTINGS
+@given(parts=st.lists(st.sampled_from(_FAST_ALPHABET) | _FAST_WORDS, max_size=200),
+       extra=st.sampled_from(["", "\u00e9", "\u00ff", "\u0151", "\u65e5", "\U0001f600", "\u0130", "\u212a"]),
+       where=st.integers(0, 200))
+def test_fast_tokenizer_matches_python_per_sentence(parts, extra, where):
+    text = "".join(parts)
+    text = text[:where] + extra + text[where:]
+    for code, func in ((0, default_tokenize), (1, whitespace_tokenize)):
+        assert native.Vocab(code, None, 3).tokenize(text) == _python_sentences(text, func)
+
+
 # ---------------------------------------------------------------------------- backend selection
 def test_backend_env_var(monkeypatch):
     monkeypatch.setenv(core.ENV_VAR, "python")

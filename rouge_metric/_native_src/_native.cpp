@@ -164,6 +164,7 @@ struct StrMap {
             if (diff == 0 && (k.n <= 16 || same(arena.data() + s.off + 16, k.p + 16, k.n - 16))) return &s.val;
         }
     }
+    void prefetch(const Key& k) const { __builtin_prefetch(&slots[k.h & (slots.size() - 1)]); }
     void insert(const Key& k, int32_t v) {
         if ((count + 1) * 2 > slots.size()) grow();
         size_t mask = slots.size() - 1;
@@ -500,19 +501,20 @@ int64_t lcs_len(Workspace& ws, Seq A, Seq B) {
     return res;
 }
 
-inline int64_t prefix_pop(const uint64_t* row, size_t j) {  // popcount of bits 0..j-1
-    int64_t c = 0;
-    size_t w = 0;
-    for (; (w + 1) * 64 <= j; ++w) c += __builtin_popcountll(row[w]);
-    size_t r = j - w * 64;
-    if (r) c += __builtin_popcountll(row[w] & (((uint64_t)1 << r) - 1));
-    return c;
-}
-
 // Mark (mark[i] = 1) the indices into r of rouge-score's lcs_ind(r, c): a match is always taken
 // diagonally, else left when L[i][j-1] > L[i-1][j], else up. The masks of c must be set (W words).
 // pos: the increasing indices into r whose token occurs in c (m = pos.size() of them, m >= 1).
-// O(m * ceil(|c| / w)) for the rows plus O((m + |c|) * ceil(|c| / w)) for the walk.
+//
+// The walk takes O(W) word operations per row, not one step per cell. Row k of the bit-parallel
+// LCS has a zero bit b exactly where L[k][b+1] = L[k][b] + 1, so with Zc, Zp the zero bits of rows
+// i and i-1, D(j) = L[i][j] - L[i-1][j] (0 or 1) rises at the bits of X = Zc & ~Zp and falls at the
+// bits of Y = Zp & ~Zc, which alternate; hence bit b of Y - X is D(b + 1) (a borrow fills each
+// [rise, fall) run). From column j the walk goes left while c[j-1] != r_i and L[i][j-1] > L[i-1][j],
+// i.e. D(j-1) = 1 and L[i-1][j] = L[i-1][j-1] (bit j-1 of row i-1 set): those columns are the bits of
+// left = ((Y - X) << 1) & Vp. It stops at the highest bit b < j of stop = M | ~left (M: the matches
+// of r_i in c) and then takes the diagonal (a match: marked) or goes up; when there is no such bit it
+// reaches column 0 and the walk ends.
+// O(m * ceil(|c| / w)) time for the rows and the walk, O(m * ceil(|c| / w)) memory.
 void lcs_mark_pos(Workspace& ws, Seq r, Seq c, size_t W, const std::vector<uint32_t>& pos, uint8_t* mark) {
     size_t m = pos.size(), n = c.n;
     ws.rows.resize((m + 1) * W);
@@ -526,27 +528,57 @@ void lcs_mark_pos(Workspace& ws, Seq r, Seq c, size_t W, const std::vector<uint3
             v = (v + u) | (v - u);
             rows[k + 1] = v;
         }
-    } else {
-        for (size_t k = 0; k < m; ++k) {
-            uint64_t* cur = rows + (k + 1) * W;
-            std::memcpy(cur, rows + k * W, W * sizeof(uint64_t));
-            lcs_step(cur, ws.masks.data() + ws.slot[r.p[pos[k]]], W);
+        size_t i = m, j = n;  // 1 <= j <= 64
+        while (i > 0) {
+            uint64_t vc = rows[i], vp = rows[i - 1];
+            uint64_t x = ~vc & vp, y = ~vp & vc;
+            uint64_t left = ((y - x) << 1) & vp;
+            uint64_t M = pm[r.p[pos[i - 1]]];
+            uint64_t stop = (M | ~left) & (~(uint64_t)0 >> (64 - j));
+            if (!stop) break;
+            size_t b = 63 - (size_t)__builtin_clzll(stop);
+            size_t hit = (size_t)((M >> b) & 1);
+            mark[pos[i - 1]] |= (uint8_t)hit;
+            j = b + 1 - hit;
+            --i;
+            if (!j) break;
         }
+        return;
     }
+    for (size_t k = 0; k < m; ++k) {
+        uint64_t* cur = rows + (k + 1) * W;
+        std::memcpy(cur, rows + k * W, W * sizeof(uint64_t));
+        lcs_step(cur, ws.masks.data() + ws.slot[r.p[pos[k]]], W);
+    }
+    ws.V.resize(W);  // the left mask of the current row
+    uint64_t* left = ws.V.data();
     size_t i = m, j = n;
     while (i > 0 && j > 0) {
-        if (r.p[pos[i - 1]] == c.p[j - 1]) {
-            mark[pos[i - 1]] = 1;
-            --i;
-            --j;
-            continue;
+        const uint64_t *vc = rows + i * W, *vp = rows + (i - 1) * W;
+        const uint64_t* M = ws.masks.data() + ws.slot[r.p[pos[i - 1]]];
+        size_t top = (j - 1) / 64;  // the highest word with columns below j
+        uint64_t borrow = 0, carry = 0;
+        for (size_t w = 0; w <= top; ++w) {
+            uint64_t x = ~vc[w] & vp[w], y = ~vp[w] & vc[w];
+            uint64_t d = y - x - borrow;
+            borrow = (y < x) | ((y - x) < borrow);
+            left[w] = ((d << 1) | carry) & vp[w];
+            carry = d >> 63;
         }
-        int64_t left = (int64_t)(j - 1) - prefix_pop(rows + i * W, j - 1);
-        int64_t up = (int64_t)j - prefix_pop(rows + (i - 1) * W, j);
-        if (left > up)
-            --j;
-        else
-            --i;
+        size_t b = SIZE_MAX;
+        for (size_t w = top + 1; w-- > 0;) {
+            uint64_t stop = M[w] | ~left[w];
+            if (w == top && j % 64) stop &= ~(uint64_t)0 >> (64 - j % 64);
+            if (stop) {
+                b = w * 64 + 63 - (size_t)__builtin_clzll(stop);
+                break;
+            }
+        }
+        if (b == SIZE_MAX) break;
+        size_t hit = (size_t)((M[b / 64] >> (b % 64)) & 1);
+        mark[pos[i - 1]] |= (uint8_t)hit;
+        j = b + 1 - hit;
+        --i;
     }
 }
 
@@ -966,14 +998,24 @@ struct RawTok {
     size_t cps = 0;
 };
 
-// Growable token buffer: tokens are written in place, then handed out as (pointer, length).
+// The tokens of one text. b holds the token bytes (the fast path: the whole text lowercased; the
+// general path: the tokens back to back), with at least 16 readable bytes past every token; keys[k]
+// is token k (pointer into b, hash, first 16 bytes as words), cps[k] its length in code points
+// (general path only; the fast path's tokens are ASCII), ends the token counts at sentence ends.
 struct TokBuf {
-    std::string b = std::string(64, '\0');
-    size_t n = 0, cps = 0;
+    std::string b = std::string(256, '\0');
+    size_t n = 0;   // general path: bytes used in b
+    size_t nt = 0;  // tokens
+    bool ascii = true;
+    std::vector<uint32_t> off, cps, ends;
+    std::vector<Key> keys;
+    std::vector<uint64_t> tokm, nlm;  // fast path: bit masks of token characters and newlines
+    std::vector<uint8_t> proj;        // fast path: byte projection of 2- and 4-byte texts
     inline void put(char c) {
-        if (n + 16 >= b.size()) b.resize(b.size() * 2);  // keep 16 bytes of slack
+        if (n + 32 >= b.size()) b.resize(b.size() * 2);  // keep the slack
         b[n++] = c;
     }
+    size_t cps_of(size_t k) const { return ascii ? keys[k].n : cps[k]; }
 };
 
 inline void put_utf8(TokBuf& s, uint32_t c) {
@@ -1080,30 +1122,23 @@ inline void lower_copy(char* dst, const C* src, size_t n, size_t avail) {
 #endif
 }
 
-// Tokenize text (newline-split into sentences): calls tok(ptr, len, cps) for each token and sent()
-// at each line end. Default: Python's str.lower() then [a-z0-9]+ runs (ASCII table plus the
-// generated table of non-ASCII code points whose lowercase has ASCII letters or digits).
+// Tokenize text (newline-split into sentences) into cur: the token bytes are appended to cur.b
+// (cur.n bytes, 16 bytes of slack kept past them) and tok(offset, length, cps) is called for each
+// token, sent() at each line end. Default: Python's str.lower() then [a-z0-9]+ runs (ASCII table
+// plus the generated table of non-ASCII code points whose lowercase has ASCII letters or digits).
 // Whitespace: str.split() on Python's whitespace, tokens kept as they are. O(len).
 template <class C, class OnTok, class OnSent>
 void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, OnSent&& sent) {
     cur.n = 0;
-    cur.cps = 0;
-    auto flush = [&]() {
-        if (cur.n) {
-            tok((const char*)cur.b.data(), cur.n, cur.cps);
-            cur.n = 0;
-            cur.cps = 0;
-        }
-    };
     if (tokenizer == TOK_DEFAULT) {
         // Hot loop on locals (the buffer pointer and length live in registers).
         const char* T = ASCII.t;
         char* buf = &cur.b[0];
-        size_t cap = cur.b.size(), n = 0, i = 0;
+        size_t cap = cur.b.size(), n = 0, start = 0, i = 0;
         auto emit = [&]() {
-            if (n) {
-                tok((const char*)buf, n, n);
-                n = 0;
+            if (n > start) {
+                tok(start, n - start, n - start);
+                start = n;
             }
         };
         while (i < len) {
@@ -1123,8 +1158,8 @@ void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, O
                     j = i + 1;
                     while (j < len && (uint32_t)s[j] < 0x80 && T[(uint32_t)s[j]]) ++j;
                 }
-                if (n + (j - i) + 16 > cap) {
-                    cur.b.resize(std::max(cap * 2, n + (j - i) + 16));
+                if (n + (j - i) + 32 > cap) {
+                    cur.b.resize(std::max(cap * 2, n + (j - i) + 32));
                     buf = &cur.b[0];
                     cap = cur.b.size();
                 }
@@ -1145,7 +1180,7 @@ void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, O
                     if (*q == ' ') {
                         emit();
                     } else {
-                        if (n + 16 >= cap) {
+                        if (n + 32 >= cap) {
                             cur.b.resize(cap * 2);
                             buf = &cur.b[0];
                             cap = cur.b.size();
@@ -1158,8 +1193,18 @@ void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, O
         }
         emit();
         sent();
+        cur.n = n;
+        std::memset(buf + n, 0, 16);
         return;
     }
+    size_t start = 0, cps = 0;
+    auto flush = [&]() {
+        if (cur.n > start) {
+            tok(start, cur.n - start, cps);
+            start = cur.n;
+            cps = 0;
+        }
+    };
     for (size_t i = 0; i < len; ++i) {
         uint32_t c = (uint32_t)s[i];
         if (Py_UNICODE_ISSPACE(c)) {
@@ -1168,10 +1213,11 @@ void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, O
             continue;
         }
         put_utf8(cur, c);
-        cur.cps++;
+        ++cps;
     }
     flush();
     sent();
+    std::memset(&cur.b[0] + cur.n, 0, 16);
 }
 
 // --------------------------------------------------------------------------------------- vocab
@@ -1218,46 +1264,199 @@ struct Vocab {
         raw.insert(key, id);
         return id;
     }
-    // Lookup only (no GIL, no writes): id, -1 dropped, -2 unknown. tp has 16 bytes of slack.
-    int32_t lookup(const char* tp, size_t tn) const {
-        const int32_t* v = raw.find(make_key_slack(tp, tn));
-        return v ? *v : -2;
-    }
 };
 
-// Tokenize into doc. With resolve=false (no GIL) unknown tokens go to misses and false is returned.
-template <bool RESOLVE>
-bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, std::vector<RawTok>* misses) {
-    doc.clear();
-    bool ok = true;
-    uint32_t start = 0;
-    auto on_tok = [&](const char* p, size_t n, size_t cps) {
-        int32_t id = RESOLVE ? vb.resolve(p, n, cps) : vb.lookup(p, n);
-        if (id >= 0) {
-            doc.ids.push_back(id);
-        } else if (id == -2) {
-            ok = false;
-            misses->push_back(RawTok{std::string(p, n), cps});
+// ---------------------------------------------------------------------- fast default tokenizer
+// For the default tokenizer every character outside ASCII is a separator, except the few whose
+// lowercase has ASCII letters or digits (the generated table: U+0130 and the Kelvin sign). A text
+// without those is scanned as bytes (2- and 4-byte texts through a projection where every
+// non-ASCII character is 0x80): 16 characters at a time, the lowercase of the whole text is written
+// to cur.b (OR 0x20 is the lowercase of [A-Za-z0-9]; other bytes are never read as token bytes),
+// with bit masks of the token characters and of the newlines; then the tokens are the runs of set
+// bits, found with count-trailing-zeros, and each is hashed where it lies. O(len / 16 + tokens).
+
+inline bool lower_table_hit(uint32_t c) { return LOWER_N && c >= LOWER_CP[0] && c <= LOWER_CP[LOWER_N - 1] && lower_projection(c); }
+
+// Byte projection of a 2- or 4-byte text into out; false when it has a character of the table.
+template <class C>
+bool project_bytes(const C* s, size_t len, uint8_t* out) {
+    for (size_t i = 0; i < len; ++i) {
+        uint32_t c = (uint32_t)s[i];
+        if (c < 0x80) {
+            out[i] = (uint8_t)c;
+        } else {
+            if (lower_table_hit(c)) return false;
+            out[i] = 0x80;
         }
-    };
-    auto on_sent = [&]() {
-        uint32_t end = (uint32_t)doc.ids.size();
-        if (end > start) {
-            doc.sb.push_back(start);
-            doc.sb.push_back(end);
+    }
+    return true;
+}
+
+// First set bit at or after i in a[0, W) (W * 64 when none).
+inline size_t next_set(const uint64_t* a, size_t i, size_t W) {
+    size_t w = i >> 6;
+    if (w >= W) return W * 64;
+    uint64_t x = a[w] & (~(uint64_t)0 << (i & 63));
+    while (!x) {
+        if (++w >= W) return W * 64;
+        x = a[w];
+    }
+    return w * 64 + (size_t)__builtin_ctzll(x);
+}
+// First clear bit at or after i (a[W] == 0 is a sentinel).
+inline size_t next_clear(const uint64_t* a, size_t i) {
+    size_t w = i >> 6;
+    uint64_t x = ~a[w] & (~(uint64_t)0 << (i & 63));
+    while (!x) x = ~a[++w];
+    return w * 64 + (size_t)__builtin_ctzll(x);
+}
+
+// The fast path over bytes[0, len) (see above): fills cur.keys, cur.nt, cur.ends.
+void scan_default(const uint8_t* bytes, size_t len, TokBuf& cur) {
+    size_t W = (len + 63) / 64;
+    if (cur.b.size() < W * 64 + 64) cur.b.resize(W * 64 + 64);
+    cur.tokm.resize(W + 1);
+    cur.nlm.resize(W + 1);
+    char* buf = &cur.b[0];
+    uint64_t* tk = cur.tokm.data();
+    uint64_t* nl = cur.nlm.data();
+    for (size_t w = 0; w < W; ++w) {
+        uint64_t tm = 0, nm = 0;
+        for (size_t q = 0; q < 4; ++q) {
+            size_t o = w * 64 + q * 16;
+#if defined(__SSE2__)
+            __m128i v;
+            if (o + 16 <= len) {
+                v = load16(bytes + o);
+            } else {
+                uint8_t tmp[16] = {0};
+                if (o < len) std::memcpy(tmp, bytes + o, len - o);
+                v = load16(tmp);
+            }
+            tm |= (uint64_t)token_mask16(v) << (q * 16);
+            nm |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) << (q * 16);
+            _mm_storeu_si128((__m128i*)(buf + o), _mm_or_si128(v, _mm_set1_epi8(0x20)));
+#else
+            for (size_t k = 0; k < 16; ++k) {
+                uint8_t c = o + k < len ? bytes[o + k] : 0;
+                if (c < 0x80 && ASCII.t[c]) tm |= (uint64_t)1 << (q * 16 + k);
+                if (c == '\n') nm |= (uint64_t)1 << (q * 16 + k);
+                buf[o + k] = (char)(c | 0x20);
+            }
+#endif
         }
-        start = end;
+        tk[w] = tm;
+        nl[w] = nm;
+    }
+    tk[W] = 0;
+    nl[W] = 0;
+    std::memset(buf + W * 64, 0, 64);
+    if (cur.keys.size() < len / 2 + 2) cur.keys.resize(len / 2 + 2);
+    Key* keys = cur.keys.data();
+    size_t nt = 0, i = 0, nextnl = next_set(nl, 0, W);
+    for (;;) {
+        size_t s = next_set(tk, i, W);
+        if (s >= len) break;
+        size_t e = next_clear(tk, s);
+        if (s > nextnl) {  // a newline since the last token: the sentence ends
+            cur.ends.push_back((uint32_t)nt);
+            nextnl = next_set(nl, s, W);
+        }
+        keys[nt++] = make_key_slack(buf + s, e - s);
+        i = e;
+    }
+    cur.ends.push_back((uint32_t)nt);
+    cur.nt = nt;
+}
+
+// The tokens of a text into cur (keys, cps, ends), by the fast path when it applies.
+void collect_tokens(int tokenizer, const Text& t, TokBuf& cur) {
+    cur.ends.clear();
+    cur.nt = 0;
+    cur.ascii = true;
+    if (tokenizer == TOK_DEFAULT) {
+        const uint8_t* bytes = nullptr;
+        if (t.kind == PyUnicode_1BYTE_KIND) {
+            if (!(LOWER_N && LOWER_CP[0] <= 0xFF)) bytes = (const uint8_t*)t.data;
+        } else {
+            cur.proj.resize(t.len);
+            bool ok = t.kind == PyUnicode_2BYTE_KIND ? project_bytes((const uint16_t*)t.data, t.len, cur.proj.data())
+                                                     : project_bytes((const uint32_t*)t.data, t.len, cur.proj.data());
+            if (ok) bytes = cur.proj.data();
+        }
+        if (bytes) {
+            scan_default(bytes, t.len, cur);
+            return;
+        }
+    }
+    // General path: the character-by-character tokenizer, tokens back to back in cur.b.
+    cur.ascii = false;
+    cur.off.clear();
+    cur.cps.clear();
+    auto on_tok = [&](size_t off, size_t n, size_t cps) {
+        cur.off.push_back((uint32_t)off);
+        cur.cps.push_back((uint32_t)cps);
+        (void)n;
     };
+    auto on_sent = [&]() { cur.ends.push_back((uint32_t)cur.off.size()); };
     switch (t.kind) {
         case PyUnicode_1BYTE_KIND:
-            tokenize(vb.tokenizer, (const uint8_t*)t.data, t.len, cur, on_tok, on_sent);
+            tokenize(tokenizer, (const uint8_t*)t.data, t.len, cur, on_tok, on_sent);
             break;
         case PyUnicode_2BYTE_KIND:
-            tokenize(vb.tokenizer, (const uint16_t*)t.data, t.len, cur, on_tok, on_sent);
+            tokenize(tokenizer, (const uint16_t*)t.data, t.len, cur, on_tok, on_sent);
             break;
         default:
-            tokenize(vb.tokenizer, (const uint32_t*)t.data, t.len, cur, on_tok, on_sent);
+            tokenize(tokenizer, (const uint32_t*)t.data, t.len, cur, on_tok, on_sent);
     }
+    size_t nt = cur.off.size();
+    cur.off.push_back((uint32_t)cur.n);
+    if (cur.keys.size() < nt) cur.keys.resize(nt);
+    const char* base = cur.b.data();
+    for (size_t k = 0; k < nt; ++k) cur.keys[k] = make_key_slack(base + cur.off[k], cur.off[k + 1] - cur.off[k]);
+    cur.nt = nt;
+}
+
+// Tokenize into doc. With RESOLVE=false (no GIL, no writes) unknown tokens go to misses and false is
+// returned. The map slots of all the tokens are prefetched before the first lookup, so the cache
+// misses of a large vocabulary overlap.
+template <bool RESOLVE>
+bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, std::vector<RawTok>* misses) {
+    collect_tokens(vb.tokenizer, t, cur);
+    size_t nt = cur.nt;
+    const Key* keys = cur.keys.data();
+    doc.sb.clear();
+    doc.ids.resize(nt);
+    int32_t* ids = doc.ids.data();
+    bool ok = true;
+    if (RESOLVE) {
+        for (size_t k = 0; k < nt; ++k) ids[k] = vb.resolve(keys[k].p, keys[k].n, cur.cps_of(k));
+    } else {
+        for (size_t k = 0; k < nt; ++k) vb.raw.prefetch(keys[k]);
+        for (size_t k = 0; k < nt; ++k) {
+            const int32_t* v = vb.raw.find(keys[k]);
+            ids[k] = v ? *v : -2;
+        }
+    }
+    // Drop the tokens whose stem is not a token (-1), collect the unknown ones (-2), cut sentences.
+    size_t w = 0, k = 0, start = 0;
+    for (uint32_t e : cur.ends) {
+        for (; k < e; ++k) {
+            int32_t id = ids[k];
+            if (id >= 0) {
+                ids[w++] = id;
+            } else if (id == -2) {
+                ok = false;
+                misses->push_back(RawTok{std::string(keys[k].p, keys[k].n), cur.cps_of(k)});
+            }
+        }
+        if (w > start) {
+            doc.sb.push_back((uint32_t)start);
+            doc.sb.push_back((uint32_t)w);
+        }
+        start = w;
+    }
+    doc.ids.resize(w);
     return ok;
 }
 
@@ -1318,6 +1517,63 @@ struct Scorer {
 
     size_t ntypes() const { return specs.size(); }
 
+    // Scratch space of one batch thread, kept between calls (pool).
+    struct Thread {
+        Workspace ws;
+        TokBuf cur;
+        std::vector<Doc> docs;
+        std::vector<RawTok> misses;
+        std::vector<uint32_t> deferred;
+        std::vector<Stats> st;
+        std::vector<Triple> out;
+    };
+    std::mutex pool_mu;
+    std::vector<std::unique_ptr<Thread>> pool_free;
+    // Takes n thread states from the scorer's pool (new ones when it is short), gives them back at
+    // the end of the scope. Safe when two Python threads run batches on one scorer.
+    struct ThreadPool {
+        Scorer& sc;
+        std::vector<std::unique_ptr<Thread>> own;
+        std::vector<Thread*> th;
+        ThreadPool(Scorer& s, size_t n) : sc(s) {
+            {
+                std::lock_guard<std::mutex> g(sc.pool_mu);
+                while (own.size() < n && !sc.pool_free.empty()) {
+                    own.push_back(std::move(sc.pool_free.back()));
+                    sc.pool_free.pop_back();
+                }
+            }
+            while (own.size() < n) own.push_back(std::make_unique<Thread>());
+            for (auto& t : own) {
+                t->misses.clear();
+                t->deferred.clear();
+                th.push_back(t.get());
+            }
+        }
+        ~ThreadPool() {
+            std::lock_guard<std::mutex> g(sc.pool_mu);
+            for (auto& t : own) sc.pool_free.push_back(std::move(t));
+        }
+    };
+
+    // Score example i from th.docs (prediction, then its k references) into values and lens.
+    void score_one(Thread& th, size_t i, size_t k, double* values, double* lens) const {
+        size_t T = specs.size();
+        th.out.resize(T);
+        Triple* o = th.out.data();
+        score_docs(th.ws, th.docs[0], th.docs.data() + 1, k, mode, o, th.st);
+        double* v = values + i * T * 3;
+        for (size_t t = 0; t < T; ++t) {
+            v[3 * t] = o[t].p;
+            v[3 * t + 1] = o[t].r;
+            v[3 * t + 2] = o[t].f;
+        }
+        size_t rl = 0;
+        for (size_t j = 1; j <= k; ++j) rl += th.docs[j].ids.size();
+        lens[2 * i] = (double)th.docs[0].ids.size();
+        lens[2 * i + 1] = (double)rl / (double)k;
+    }
+
     // One example: stats of every (reference, type), then combine. out[k] per type.
     void score_docs(Workspace& ws, const Doc& pred, const Doc* refs, size_t nref, int md, Triple* out,
                     std::vector<Stats>& st) const {
@@ -1368,6 +1624,7 @@ struct Scorer {
         static thread_local std::vector<Doc> docs;
         static thread_local std::vector<Stats> st;
         static thread_local TokBuf cur;
+        static thread_local std::vector<RawTok> misses;
         Triple out[64];
         std::vector<Triple> big;
         Triple* o = out;
@@ -1378,8 +1635,13 @@ struct Scorer {
         docs.resize(rt.size() + 1);
         {
             VocabLock lk(*vocab);
-            tokenize_doc<true>(*vocab, tp, docs[0], cur, nullptr);
-            for (size_t j = 0; j < rt.size(); ++j) tokenize_doc<true>(*vocab, rt[j], docs[j + 1], cur, nullptr);
+            // Known tokens are looked up with prefetching; a text with unknown ones is redone resolving.
+            for (size_t j = 0; j <= rt.size(); ++j) {
+                const Text& tx = j ? rt[j - 1] : tp;
+                misses.clear();
+                if (!tokenize_doc<false>(*vocab, tx, docs[j], cur, &misses))
+                    tokenize_doc<true>(*vocab, tx, docs[j], cur, nullptr);
+            }
             ws.ensure((size_t)vocab->nid + 1);
         }
         score_docs(ws, docs[0], docs.data() + 1, rt.size(), md, o, st);
@@ -1425,17 +1687,21 @@ struct Scorer {
             ref_off[(size_t)i + 1] = texts.size();
         }
         size_t N = (size_t)n, T = specs.size();
-        size_t ndocs = N + texts.size();
-        static thread_local std::vector<Doc> docs_tl;  // reused: no per-call allocations
-        if (docs_tl.size() < ndocs) docs_tl.resize(ndocs);
-        std::vector<Doc>& docs = docs_tl;
-        auto text_of = [&](size_t d) -> const Text& { return d < N ? ptexts[d] : texts[d - N]; };
         if (nthreads < 1) nthreads = 1;
         size_t nth = std::min<size_t>((size_t)nthreads, std::max<size_t>(1, N / 64 + 1));
         std::vector<double> values(N * T * 3), lens(N * 2);
-        std::vector<std::vector<RawTok>> misses(nth);
-        std::vector<uint8_t> missed(ndocs, 0);
 
+        // One example: tokenize (lookups only) and score; false when a text has unknown tokens
+        // (collected in th.misses, the example is not scored).
+        auto run = [&](Thread& th, size_t i) -> bool {
+            size_t r0 = ref_off[i], r1 = ref_off[i + 1], k = r1 - r0;
+            if (th.docs.size() < k + 1) th.docs.resize(k + 1);
+            bool ok = tokenize_doc<false>(*vocab, ptexts[i], th.docs[0], th.cur, &th.misses);
+            for (size_t j = 0; j < k; ++j) ok &= tokenize_doc<false>(*vocab, texts[r0 + j], th.docs[j + 1], th.cur, &th.misses);
+            if (!ok) return false;
+            score_one(th, i, k, values.data(), lens.data());
+            return true;
+        };
         auto parallel = [&](auto&& fn, size_t total) {
             std::atomic<size_t> next{0};
             const size_t block = 16;
@@ -1457,52 +1723,39 @@ struct Scorer {
             for (auto& t : th) t.join();
         };
 
-        std::vector<Workspace> wss(nth);
+        ThreadPool pool(*this, nth);
+        std::vector<Thread*>& ths = pool.th;
         VocabLock lk(*vocab);
+        for (Thread* th : ths) th->ws.ensure((size_t)vocab->nid + 1);
         {
+            // Phase 1 (no GIL): every example whose tokens are all known is tokenized and scored.
             py::gil_scoped_release nogil;
-            // Phase 1: tokenize + cache lookups (read-only vocab).
-            std::vector<TokBuf> curs(nth);
-            parallel(
-                [&](size_t tid, size_t d) {
-                    if (!tokenize_doc<false>(*vocab, text_of(d), docs[d], curs[tid], &misses[tid])) missed[d] = 1;
-                },
-                ndocs);
+            parallel([&](size_t tid, size_t i) { if (!run(*ths[tid], i)) ths[tid]->deferred.push_back((uint32_t)i); }, N);
         }
-        // Phase 2 (GIL): stem and intern the unknown tokens, re-tokenize the documents that had any.
-        size_t nmiss = 0;
-        for (auto& m : misses) nmiss += m.size();
-        if (nmiss) {
-            for (auto& m : misses)
-                for (const RawTok& t : m) vocab->resolve(t.s.data(), t.s.size(), t.cps);
-            TokBuf cur;
-            for (size_t d = 0; d < ndocs; ++d)
-                if (missed[d]) tokenize_doc<true>(*vocab, text_of(d), docs[d], cur, nullptr);
-        }
-        size_t nid = (size_t)vocab->nid + 1;
-        {
-            py::gil_scoped_release nogil;
-            // Phase 3: score.
-            std::vector<std::vector<Stats>> sts(nth);
-            for (auto& w : wss) w.ensure(nid);
-            std::vector<Triple> outs(nth * T);
-            parallel(
-                [&](size_t tid, size_t i) {
-                    Triple* o = outs.data() + tid * T;
-                    size_t r0 = ref_off[i], r1 = ref_off[i + 1];
-                    score_docs(wss[tid], docs[i], docs.data() + N + r0, r1 - r0, mode, o, sts[tid]);
-                    double* v = values.data() + i * T * 3;
-                    for (size_t k = 0; k < T; ++k) {
-                        v[3 * k] = o[k].p;
-                        v[3 * k + 1] = o[k].r;
-                        v[3 * k + 2] = o[k].f;
-                    }
-                    size_t rl = 0;
-                    for (size_t j = r0; j < r1; ++j) rl += docs[N + j].ids.size();
-                    lens[2 * i] = (double)docs[i].ids.size();
-                    lens[2 * i + 1] = (double)rl / (double)(r1 - r0);
-                },
-                N);
+        std::vector<uint32_t> deferred;
+        for (Thread* th : ths) deferred.insert(deferred.end(), th->deferred.begin(), th->deferred.end());
+        if (!deferred.empty()) {
+            // Phase 2 (GIL): stem and intern the unknown tokens.
+            for (Thread* th : ths) {
+                for (const RawTok& t : th->misses) vocab->resolve(t.s.data(), t.s.size(), t.cps);
+                th->misses.clear();
+                th->ws.ensure((size_t)vocab->nid + 1);
+            }
+            // Phase 3 (no GIL): the deferred examples.
+            std::vector<uint8_t> again(deferred.size(), 0);
+            {
+                py::gil_scoped_release nogil;
+                parallel([&](size_t tid, size_t q) { again[q] = !run(*ths[tid], deferred[q]); }, deferred.size());
+            }
+            for (size_t q = 0; q < deferred.size(); ++q) {  // unreachable: every token is known by now
+                if (!again[q]) continue;
+                Thread& th = *ths[0];
+                size_t i = deferred[q], r0 = ref_off[i], k = ref_off[i + 1] - r0;
+                tokenize_doc<true>(*vocab, ptexts[i], th.docs[0], th.cur, nullptr);
+                for (size_t j = 0; j < k; ++j) tokenize_doc<true>(*vocab, texts[r0 + j], th.docs[j + 1], th.cur, nullptr);
+                th.ws.ensure((size_t)vocab->nid + 1);
+                score_one(th, i, k, values.data(), lens.data());
+            }
         }
         lk.lk.unlock();
         // Exact column sums (Shewchuk partials; merged exactly by aggregate.ExactSum).
