@@ -1693,8 +1693,19 @@ struct Scorer {
 
         // One example: tokenize (lookups only) and score; false when a text has unknown tokens
         // (collected in th.misses, the example is not scored).
+        // The texts of example i + 1 are prefetched while example i is scored: they are read once, so
+        // without it every text starts with cache misses (measured: a fifth of the tokenizer's time).
+        auto prefetch_text = [](const Text& t) {
+            const char* p = (const char*)t.data;
+            size_t bytes = std::min<size_t>(t.len * (size_t)t.kind, 4096);
+            for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o);
+        };
         auto run = [&](Thread& th, size_t i) -> bool {
             size_t r0 = ref_off[i], r1 = ref_off[i + 1], k = r1 - r0;
+            if (i + 1 < N) {
+                prefetch_text(ptexts[i + 1]);
+                for (size_t j = r1; j < ref_off[i + 2]; ++j) prefetch_text(texts[j]);
+            }
             if (th.docs.size() < k + 1) th.docs.resize(k + 1);
             bool ok = tokenize_doc<false>(*vocab, ptexts[i], th.docs[0], th.cur, &th.misses);
             for (size_t j = 0; j < k; ++j) ok &= tokenize_doc<false>(*vocab, texts[r0 + j], th.docs[j + 1], th.cur, &th.misses);
