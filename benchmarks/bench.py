@@ -149,16 +149,20 @@ def main(argv: Sequence[str] = None) -> int:
     results: List[Tuple[str, int, float]] = []  # label, pairs, seconds
     outputs: Dict[str, PerExample] = {}
 
-    def run(label: str, n: int, fn: Callable[[], PerExample]) -> None:
+    def triples(out: Sequence[Dict[str, Any]]) -> PerExample:
+        return [as_triples(s, types) for s in out]
+
+    def run(label: str, n: int, fn: Callable[[], Any], convert: Callable[[Any], PerExample] = triples) -> None:
+        """Time fn (the calls only: the conversion of its results for the checks is not timed)."""
         sec, out = median_time(fn, args.runs)
         results.append((label, n, sec))
-        outputs[label] = out
+        outputs[label] = convert(out)
         print(f"  {label:<42} {n / sec:>12,.0f} pairs/s", flush=True)
 
-    def pairwise(scorer: Any, n: int) -> Callable[[], PerExample]:
+    def pairwise(scorer: Any, n: int) -> Callable[[], List[Dict[str, Any]]]:
         if single:
-            return lambda: [as_triples(scorer.score(r[0], p), types) for p, r in zip(preds[:n], refs[:n])]
-        return lambda: [as_triples(scorer.score_multi(r, p), types) for p, r in zip(preds[:n], refs[:n])]
+            return lambda: [scorer.score(r[0], p) for p, r in zip(preds[:n], refs[:n])]
+        return lambda: [scorer.score_multi(r, p) for p, r in zip(preds[:n], refs[:n])]
 
     # -------------------------------------------------------------------- peers
     if "rouge-score" not in skip:
@@ -173,28 +177,27 @@ def main(argv: Sequence[str] = None) -> int:
         if single:
             targets = [r[0] for r in refs]
             run(f"rouge-score-rs score_batch ({args.threads} thr)", len(rows),
-                lambda: [as_triples(s, types) for s in rs.score_batch(targets, preds)])
+                lambda: rs.score_batch(targets, preds))
     tm_types = [t for t in types if t != "rougeLsum"]
     if "torchmetrics" not in skip and tm_types:
         from torchmetrics.functional.text import rouge_score as tm_rouge
 
-        def tm() -> PerExample:
-            out = []
-            for p, r in zip(preds[:k], refs[:k]):
-                d = tm_rouge(p, r if len(r) > 1 else r[0], use_stemmer=stem, rouge_keys=tuple(tm_types),
-                             accumulate="best")
-                out.append({t: (float(d[t + "_precision"]), float(d[t + "_recall"]), float(d[t + "_fmeasure"]))
-                            for t in tm_types})
-            return out
+        def tm() -> List[Dict[str, Any]]:
+            return [tm_rouge(p, r if len(r) > 1 else r[0], use_stemmer=stem, rouge_keys=tuple(tm_types),
+                             accumulate="best") for p, r in zip(preds[:k], refs[:k])]
 
-        run("torchmetrics (per pair; rouge1/2/L)", k, tm)
+        def tm_triples(out: List[Dict[str, Any]]) -> PerExample:
+            return [{t: (float(d[t + "_precision"]), float(d[t + "_recall"]), float(d[t + "_fmeasure"]))
+                     for t in tm_types} for d in out]
+
+        run("torchmetrics (per pair; rouge1/2/L)", k, tm, tm_triples)
 
     # -------------------------------------------------------------------- ours
     if "python" not in skip:
         run("rouge_metric python: RougeScorer.score", k, pairwise(RougeScorer(types, use_stemmer=stem, backend="python"), k))
         rp = Rouge(types, use_stemmer=stem, backend="python")
         run("rouge_metric python: score_examples", k,
-            lambda: [as_triples(s, types) for s in rp.score_examples(predictions=preds[:k], references=refs[:k])])
+            lambda: rp.score_examples(predictions=preds[:k], references=refs[:k]))
     if core.native_available():
         rn = Rouge(types, use_stemmer=stem, backend="native", num_threads=args.threads)
         t0 = time.perf_counter()
@@ -205,7 +208,7 @@ def main(argv: Sequence[str] = None) -> int:
         run("rouge_metric native: RougeScorer.score", len(rows),
             pairwise(RougeScorer(types, use_stemmer=stem, backend="native"), len(rows)))
         run(f"rouge_metric native: score_examples ({args.threads} thr)", len(rows),
-            lambda: [as_triples(s, types) for s in rn.score_examples(predictions=preds, references=refs)])
+            lambda: rn.score_examples(predictions=preds, references=refs))
         sec, _ = median_time(lambda: rn.compute(predictions=preds, references=refs), args.runs)
         results.append((f"rouge_metric native: compute ({args.threads} thr)", len(rows), sec))
         print(f"  {results[-1][0]:<42} {len(rows) / sec:>12,.0f} pairs/s")

@@ -190,3 +190,17 @@ def test_stem_cache_calls_the_python_stemmer_once_per_token():
     assert vocab.tokenize("running runner dropme cat") == [[0, 0, 1]]
     assert out[0] == 50
     assert re.fullmatch(r"\[\[0, 0, 1\]\]", str(vocab.tokenize("RUNNING Runner cat")))
+
+
+@needs_native
+def test_native_results_are_invisible_to_the_cyclic_gc():
+    import gc
+
+    scorer = RougeScorer(["rouge1", "rougeLsum"], backend="native")
+    out = scorer.score("the cat sat", "the cat sat on the mat")
+    assert not gc.is_tracked(out) and not any(gc.is_tracked(s) for s in out.values())
+    assert out == RougeScorer(["rouge1", "rougeLsum"], backend="python").score("the cat sat", "the cat sat on the mat")
+    out["mine"] = [out]  # a cycle through the dict: CPython tracks it again, so it is collectable
+    assert gc.is_tracked(out)
+    batch = Rouge(["rouge1"], backend="native").score_examples(predictions=["a b"], references=["a"])
+    assert not gc.is_tracked(batch[0]) and not gc.is_tracked(batch[0]["rouge1"])
