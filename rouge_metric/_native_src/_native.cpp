@@ -29,6 +29,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <x86intrin.h>  // _addcarry_u64, _subborrow_u64
+#endif
 
 namespace py = pybind11;
 
@@ -244,7 +247,7 @@ struct Workspace {
     std::vector<uint64_t> pm1;      // single-word match masks by id
     std::vector<uint32_t> slot;     // multi-word: id -> offset in masks (UINT32_MAX: none)
     std::vector<uint64_t> masks;
-    std::vector<uint64_t> rows, V, zero;
+    std::vector<uint64_t> rows, V;
     std::vector<uint32_t> pos;
     std::vector<uint8_t> marked;
     // union_lcs: occurrence chains of the reference tokens (first by id, UINT32_MAX: none; next by
@@ -437,15 +440,17 @@ void set_masks(Workspace& ws, Seq B, size_t W) {
         for (size_t j = 0; j < B.n; ++j) ws.pm1[B.p[j]] |= (uint64_t)1 << j;
         return;
     }
-    ws.masks.clear();
+    uint32_t used = 0;  // slots first, then one zeroed allocation
     for (size_t j = 0; j < B.n; ++j) {
         uint32_t& s = ws.slot[B.p[j]];
         if (s == UINT32_MAX) {
-            s = (uint32_t)ws.masks.size();
-            ws.masks.resize(ws.masks.size() + W, 0);
+            s = used;
+            used += (uint32_t)W;
         }
-        ws.masks[s + j / 64] |= (uint64_t)1 << (j % 64);
     }
+    ws.masks.assign(used, 0);
+    uint64_t* masks = ws.masks.data();
+    for (size_t j = 0; j < B.n; ++j) masks[ws.slot[B.p[j]] + j / 64] |= (uint64_t)1 << (j % 64);
 }
 void clear_masks(Workspace& ws, Seq B, size_t W) {
     if (W == 1) {
@@ -455,17 +460,58 @@ void clear_masks(Workspace& ws, Seq B, size_t W) {
     for (size_t j = 0; j < B.n; ++j) ws.slot[B.p[j]] = UINT32_MAX;
 }
 
-// One bit-parallel LCS row step over W words (Hyyro 2004): V' = (V + U) | (V - U), U = V & M.
-inline void lcs_step(uint64_t* V, const uint64_t* M, size_t W) {
+// a + b + carry (carry in and out: 0 or 1); add-with-carry on x86-64.
+inline uint64_t addc(uint64_t a, uint64_t b, uint64_t& carry) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    unsigned long long out;
+    carry = _addcarry_u64((unsigned char)carry, a, b, &out);
+    return out;
+#else
+    uint64_t s = a + b, c1 = s < a, s2 = s + carry;
+    carry = c1 | (s2 < s);
+    return s2;
+#endif
+}
+// a - b - borrow (borrow in and out: 0 or 1).
+inline uint64_t subb(uint64_t a, uint64_t b, uint64_t& borrow) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    unsigned long long out;
+    borrow = _subborrow_u64((unsigned char)borrow, a, b, &out);
+    return out;
+#else
+    uint64_t d = a - b, b1 = a < b, d2 = d - borrow;
+    borrow = b1 | (d < borrow);
+    return d2;
+#endif
+}
+
+// The word count of a multi-word kernel: a compile-time constant (WC > 0, loops unrolled) or the
+// run-time W (WC == 0).
+template <size_t WC>
+inline size_t width(size_t W) { return WC ? WC : W; }
+
+// One bit-parallel LCS row step over W words (Hyyro 2004): out = (V + U) | (V - U), U = V & M
+// (V - U = V & ~M, no borrows). out may be V.
+template <size_t WC = 0>
+inline void lcs_step(uint64_t* out, const uint64_t* V, const uint64_t* M, size_t W) {
     uint64_t carry = 0;
-    for (size_t w = 0; w < W; ++w) {
-        uint64_t v = V[w], u = v & M[w];
-        uint64_t s1 = v + u;
-        uint64_t c1 = s1 < v;
-        uint64_t s2 = s1 + carry;
-        uint64_t c2 = s2 < s1;
-        carry = c1 | c2;
-        V[w] = s2 | (v & ~M[w]);
+    for (size_t w = 0; w < width<WC>(W); ++w) {
+        uint64_t v = V[w], mk = M[w];
+        out[w] = addc(v, v & mk, carry) | (v & ~mk);
+    }
+}
+
+// The rows of lcs_len over the tokens of A (masks set, W words, ws.V the state).
+template <size_t WC>
+void lcs_rows(Workspace& ws, Seq A, size_t W) {
+    W = width<WC>(W);
+    uint64_t* V = ws.V.data();
+    const uint64_t* masks = ws.masks.data();
+    const uint32_t* slot = ws.slot.data();
+    for (size_t i = 0; i < A.n; ++i) {
+        uint32_t s = slot[A.p[i]];
+        if (s == UINT32_MAX) continue;  // no match: V unchanged
+        lcs_step<WC>(V, V, masks + s, W);
     }
 }
 
@@ -487,11 +533,15 @@ int64_t lcs_len(Workspace& ws, Seq A, Seq B) {
         res = (int64_t)B.n - __builtin_popcountll(v & full);
     } else {
         ws.V.assign(W, ~(uint64_t)0);
-        ws.zero.assign(W, 0);
-        for (size_t i = 0; i < A.n; ++i) {
-            uint32_t s = ws.slot[A.p[i]];
-            if (s == UINT32_MAX) continue;  // no match: V unchanged
-            lcs_step(ws.V.data(), ws.masks.data() + s, W);
+        switch (W) {
+            case 2: lcs_rows<2>(ws, A, W); break;
+            case 3: lcs_rows<3>(ws, A, W); break;
+            case 4: lcs_rows<4>(ws, A, W); break;
+            case 5: lcs_rows<5>(ws, A, W); break;
+            case 6: lcs_rows<6>(ws, A, W); break;
+            case 7: lcs_rows<7>(ws, A, W); break;
+            case 8: lcs_rows<8>(ws, A, W); break;
+            default: lcs_rows<0>(ws, A, W);
         }
         int64_t ones = 0;
         for (size_t w = 0; w < W; ++w) ones += __builtin_popcountll(ws.V[w]);
@@ -499,6 +549,44 @@ int64_t lcs_len(Workspace& ws, Seq A, Seq B) {
     }
     clear_masks(ws, B, W);
     return res;
+}
+
+// The multi-word rows and walk of lcs_mark_pos (W = width<WC>(W) >= 2 words over c, n = |c|).
+template <size_t WC>
+void lcs_mark_pos_w(Workspace& ws, Seq r, size_t n, size_t W, const std::vector<uint32_t>& pos, uint8_t* mark) {
+    W = width<WC>(W);
+    size_t m = pos.size();
+    uint64_t* rows = ws.rows.data();
+    const uint64_t* masks = ws.masks.data();
+    const uint32_t* slot = ws.slot.data();
+    for (size_t k = 0; k < m; ++k)
+        lcs_step<WC>(rows + (k + 1) * W, rows + k * W, masks + slot[r.p[pos[k]]], W);
+    ws.V.resize(W);  // the left mask of the current row
+    uint64_t* left = ws.V.data();
+    size_t i = m, j = n;
+    while (i > 0 && j > 0) {
+        const uint64_t *vc = rows + i * W, *vp = rows + (i - 1) * W;
+        const uint64_t* M = masks + slot[r.p[pos[i - 1]]];
+        size_t top = (j - 1) / 64;  // the highest word with columns below j
+        uint64_t borrow = 0, carry = 0;
+        for (size_t w = 0; w <= top; ++w) {
+            uint64_t d = subb(~vp[w] & vc[w], ~vc[w] & vp[w], borrow);  // Y - X
+            left[w] = ((d << 1) | carry) & vp[w];
+            carry = d >> 63;
+        }
+        uint64_t stop = (M[top] | ~left[top]) & (~(uint64_t)0 >> (63 - (j - 1) % 64));
+        size_t w = top;
+        while (!stop && w > 0) {
+            --w;
+            stop = M[w] | ~left[w];
+        }
+        if (!stop) break;
+        size_t b = w * 64 + 63 - (size_t)__builtin_clzll(stop);
+        size_t hit = (size_t)((M[w] >> (b % 64)) & 1);
+        mark[pos[i - 1]] |= (uint8_t)hit;
+        j = b + 1 - hit;
+        --i;
+    }
 }
 
 // Mark (mark[i] = 1) the indices into r of rouge-score's lcs_ind(r, c): a match is always taken
@@ -545,40 +633,11 @@ void lcs_mark_pos(Workspace& ws, Seq r, Seq c, size_t W, const std::vector<uint3
         }
         return;
     }
-    for (size_t k = 0; k < m; ++k) {
-        uint64_t* cur = rows + (k + 1) * W;
-        std::memcpy(cur, rows + k * W, W * sizeof(uint64_t));
-        lcs_step(cur, ws.masks.data() + ws.slot[r.p[pos[k]]], W);
-    }
-    ws.V.resize(W);  // the left mask of the current row
-    uint64_t* left = ws.V.data();
-    size_t i = m, j = n;
-    while (i > 0 && j > 0) {
-        const uint64_t *vc = rows + i * W, *vp = rows + (i - 1) * W;
-        const uint64_t* M = ws.masks.data() + ws.slot[r.p[pos[i - 1]]];
-        size_t top = (j - 1) / 64;  // the highest word with columns below j
-        uint64_t borrow = 0, carry = 0;
-        for (size_t w = 0; w <= top; ++w) {
-            uint64_t x = ~vc[w] & vp[w], y = ~vp[w] & vc[w];
-            uint64_t d = y - x - borrow;
-            borrow = (y < x) | ((y - x) < borrow);
-            left[w] = ((d << 1) | carry) & vp[w];
-            carry = d >> 63;
-        }
-        size_t b = SIZE_MAX;
-        for (size_t w = top + 1; w-- > 0;) {
-            uint64_t stop = M[w] | ~left[w];
-            if (w == top && j % 64) stop &= ~(uint64_t)0 >> (64 - j % 64);
-            if (stop) {
-                b = w * 64 + 63 - (size_t)__builtin_clzll(stop);
-                break;
-            }
-        }
-        if (b == SIZE_MAX) break;
-        size_t hit = (size_t)((M[b / 64] >> (b % 64)) & 1);
-        mark[pos[i - 1]] |= (uint8_t)hit;
-        j = b + 1 - hit;
-        --i;
+    switch (W) {
+        case 2: lcs_mark_pos_w<2>(ws, r, n, W, pos, mark); break;
+        case 3: lcs_mark_pos_w<3>(ws, r, n, W, pos, mark); break;
+        case 4: lcs_mark_pos_w<4>(ws, r, n, W, pos, mark); break;
+        default: lcs_mark_pos_w<0>(ws, r, n, W, pos, mark);
     }
 }
 
@@ -1011,6 +1070,7 @@ struct TokBuf {
     std::vector<Key> keys;
     std::vector<uint64_t> tokm, nlm;  // fast path: bit masks of token characters and newlines
     std::vector<uint8_t> proj;        // fast path: byte projection of 2- and 4-byte texts
+    const StrMap* map = nullptr;      // fast path: the slots of each token are prefetched from it
     inline void put(char c) {
         if (n + 32 >= b.size()) b.resize(b.size() * 2);  // keep the slack
         b[n++] = c;
@@ -1303,16 +1363,11 @@ inline size_t next_set(const uint64_t* a, size_t i, size_t W) {
     }
     return w * 64 + (size_t)__builtin_ctzll(x);
 }
-// First clear bit at or after i (a[W] == 0 is a sentinel).
-inline size_t next_clear(const uint64_t* a, size_t i) {
-    size_t w = i >> 6;
-    uint64_t x = ~a[w] & (~(uint64_t)0 << (i & 63));
-    while (!x) x = ~a[++w];
-    return w * 64 + (size_t)__builtin_ctzll(x);
-}
-
 // The fast path over bytes[0, len) (see above): fills cur.keys, cur.nt, cur.ends.
-void scan_default(const uint8_t* bytes, size_t len, TokBuf& cur) {
+// For 2-byte text (C = uint16_t, SSE2) the projection happens while loading; false when the text has
+// a character of the table (nothing else is written then).
+template <class C>
+bool scan_default(const C* text, size_t len, TokBuf& cur) {
     size_t W = (len + 63) / 64;
     if (cur.b.size() < W * 64 + 64) cur.b.resize(W * 64 + 64);
     cur.tokm.resize(W + 1);
@@ -1320,28 +1375,38 @@ void scan_default(const uint8_t* bytes, size_t len, TokBuf& cur) {
     char* buf = &cur.b[0];
     uint64_t* tk = cur.tokm.data();
     uint64_t* nl = cur.nlm.data();
+    // Characters at or above the table's first code point are checked against it (2-byte text).
+    const bool check = sizeof(C) > 1 && LOWER_N > 0;
     for (size_t w = 0; w < W; ++w) {
         uint64_t tm = 0, nm = 0;
         for (size_t q = 0; q < 4; ++q) {
             size_t o = w * 64 + q * 16;
-#if defined(__SSE2__)
-            __m128i v;
-            if (o + 16 <= len) {
-                v = load16(bytes + o);
-            } else {
-                uint8_t tmp[16] = {0};
-                if (o < len) std::memcpy(tmp, bytes + o, len - o);
-                v = load16(tmp);
+            const C* src = text + o;
+            C tmp[16] = {0};
+            if (o + 16 > len) {
+                if (o < len) std::memcpy(tmp, text + o, (len - o) * sizeof(C));
+                src = tmp;
             }
+#if defined(__SSE2__)
+            if (check) {
+                __m128i a = _mm_loadu_si128((const __m128i*)src), b = _mm_loadu_si128((const __m128i*)(src + 8));
+                __m128i lo = _mm_set1_epi16((short)(uint16_t)(LOWER_CP[0] - 1));
+                __m128i hi = _mm_or_si128(_mm_subs_epu16(a, lo), _mm_subs_epu16(b, lo));
+                if (_mm_movemask_epi8(_mm_cmpeq_epi8(hi, _mm_setzero_si128())) != 0xFFFF)
+                    for (size_t k = 0; k < 16; ++k)
+                        if (lower_table_hit((uint32_t)src[k])) return false;
+            }
+            __m128i v = load16(src);
             tm |= (uint64_t)token_mask16(v) << (q * 16);
             nm |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) << (q * 16);
             _mm_storeu_si128((__m128i*)(buf + o), _mm_or_si128(v, _mm_set1_epi8(0x20)));
 #else
             for (size_t k = 0; k < 16; ++k) {
-                uint8_t c = o + k < len ? bytes[o + k] : 0;
+                uint32_t c = (uint32_t)src[k];
+                if (check && c >= 0x80 && lower_table_hit(c)) return false;
                 if (c < 0x80 && ASCII.t[c]) tm |= (uint64_t)1 << (q * 16 + k);
                 if (c == '\n') nm |= (uint64_t)1 << (q * 16 + k);
-                buf[o + k] = (char)(c | 0x20);
+                buf[o + k] = (char)((c < 0x80 ? c : 0x80) | 0x20);
             }
 #endif
         }
@@ -1353,20 +1418,47 @@ void scan_default(const uint8_t* bytes, size_t len, TokBuf& cur) {
     std::memset(buf + W * 64, 0, 64);
     if (cur.keys.size() < len / 2 + 2) cur.keys.resize(len / 2 + 2);
     Key* keys = cur.keys.data();
-    size_t nt = 0, i = 0, nextnl = next_set(nl, 0, W);
-    for (;;) {
-        size_t s = next_set(tk, i, W);
-        if (s >= len) break;
-        size_t e = next_clear(tk, s);
+    const StrMap& map = *cur.map;
+    size_t nt = 0, nextnl = next_set(nl, 0, W);
+    auto emit = [&](size_t s, size_t e) {
         if (s > nextnl) {  // a newline since the last token: the sentence ends
             cur.ends.push_back((uint32_t)nt);
             nextnl = next_set(nl, s, W);
         }
-        keys[nt++] = make_key_slack(buf + s, e - s);
-        i = e;
+        keys[nt] = make_key_slack(buf + s, e - s);
+        map.prefetch(keys[nt]);
+        ++nt;
+    };
+    // Token starts are the set bits after a clear one, ends the clear bits after a set one; in a word
+    // they alternate, after the end of a token left open by the previous word.
+    uint64_t carry = 0;
+    size_t start = 0;
+    bool open = false;
+    for (size_t w = 0; w <= W; ++w) {  // tk[W] == 0 ends a token that reaches the end
+        uint64_t t = tk[w], prev = (t << 1) | carry;
+        uint64_t st = t & ~prev, en = ~t & prev;
+        carry = t >> 63;
+        size_t base = w * 64;
+        if (open && en) {
+            emit(start, base + (size_t)__builtin_ctzll(en));
+            en &= en - 1;
+            open = false;
+        }
+        while (st) {
+            size_t s = base + (size_t)__builtin_ctzll(st);
+            st &= st - 1;
+            if (en) {
+                emit(s, base + (size_t)__builtin_ctzll(en));
+                en &= en - 1;
+            } else {
+                start = s;
+                open = true;
+            }
+        }
     }
     cur.ends.push_back((uint32_t)nt);
     cur.nt = nt;
+    return true;
 }
 
 // The tokens of a text into cur (keys, cps, ends), by the fast path when it applies.
@@ -1375,19 +1467,18 @@ void collect_tokens(int tokenizer, const Text& t, TokBuf& cur) {
     cur.nt = 0;
     cur.ascii = true;
     if (tokenizer == TOK_DEFAULT) {
-        const uint8_t* bytes = nullptr;
         if (t.kind == PyUnicode_1BYTE_KIND) {
-            if (!(LOWER_N && LOWER_CP[0] <= 0xFF)) bytes = (const uint8_t*)t.data;
+            // Latin-1: nothing lowercases to ASCII unless the table says so.
+            if (!(LOWER_N && LOWER_CP[0] <= 0xFF) && scan_default((const uint8_t*)t.data, t.len, cur)) return;
+        } else if (t.kind == PyUnicode_2BYTE_KIND) {
+            if (scan_default((const uint16_t*)t.data, t.len, cur)) return;
         } else {
             cur.proj.resize(t.len);
-            bool ok = t.kind == PyUnicode_2BYTE_KIND ? project_bytes((const uint16_t*)t.data, t.len, cur.proj.data())
-                                                     : project_bytes((const uint32_t*)t.data, t.len, cur.proj.data());
-            if (ok) bytes = cur.proj.data();
+            if (project_bytes((const uint32_t*)t.data, t.len, cur.proj.data()) &&
+                scan_default((const uint8_t*)cur.proj.data(), t.len, cur))
+                return;
         }
-        if (bytes) {
-            scan_default(bytes, t.len, cur);
-            return;
-        }
+        cur.ends.clear();
     }
     // General path: the character-by-character tokenizer, tokens back to back in cur.b.
     cur.ascii = false;
@@ -1422,23 +1513,37 @@ void collect_tokens(int tokenizer, const Text& t, TokBuf& cur) {
 // misses of a large vocabulary overlap.
 template <bool RESOLVE>
 bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, std::vector<RawTok>* misses) {
+    cur.map = &vb.raw;
     collect_tokens(vb.tokenizer, t, cur);
     size_t nt = cur.nt;
     const Key* keys = cur.keys.data();
     doc.sb.clear();
     doc.ids.resize(nt);
     int32_t* ids = doc.ids.data();
-    bool ok = true;
+    int32_t neg = 0;
     if (RESOLVE) {
-        for (size_t k = 0; k < nt; ++k) ids[k] = vb.resolve(keys[k].p, keys[k].n, cur.cps_of(k));
+        for (size_t k = 0; k < nt; ++k) neg |= ids[k] = vb.resolve(keys[k].p, keys[k].n, cur.cps_of(k));
     } else {
-        for (size_t k = 0; k < nt; ++k) vb.raw.prefetch(keys[k]);
+        if (!cur.ascii)
+            for (size_t k = 0; k < nt; ++k) vb.raw.prefetch(keys[k]);  // the fast path did it while hashing
         for (size_t k = 0; k < nt; ++k) {
             const int32_t* v = vb.raw.find(keys[k]);
-            ids[k] = v ? *v : -2;
+            neg |= ids[k] = v ? *v : -2;
         }
     }
+    if (neg >= 0) {  // every token known and kept: the sentences are the ends
+        uint32_t start = 0;
+        for (uint32_t e : cur.ends) {
+            if (e > start) {
+                doc.sb.push_back(start);
+                doc.sb.push_back(e);
+            }
+            start = e;
+        }
+        return true;
+    }
     // Drop the tokens whose stem is not a token (-1), collect the unknown ones (-2), cut sentences.
+    bool ok = true;
     size_t w = 0, k = 0, start = 0;
     for (uint32_t e : cur.ends) {
         for (; k < e; ++k) {
