@@ -68,6 +68,18 @@ def test_union_lcs_and_wlcs(r, c):
 
 
 @needs_native
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@given(rnd=st.randoms(use_true_random=False), nref=st.integers(1, 3), npred=st.integers(4, 12),
+       plen=st.sampled_from([5, 40, 70, 140]))
+def test_union_lcs_long_reference_many_sentences(rnd, nref, npred, plen):
+    # reference tokens x prediction sentences beyond 8,192: the occurrence-chain path of the kernel
+    r = [[rnd.choice("abcdefghij") for _ in range(rnd.randint(2400, 3200) // nref)] for _ in range(nref)]
+    c = [[rnd.choice("abcdefghijklm") for _ in range(rnd.randint(1, plen))] for _ in range(npred)]
+    assert sum(map(len, r)) * npred > 8192
+    assert native.union_lcs_overlap(r, c) == core_py.union_lcs_overlap(r, c)
+
+
+@needs_native
 def test_kernels_accept_any_hashable_tokens():
     a, b = ["x", 1, ("t",), "x"], [("t",), "x", 1]
     assert native.ngram_overlap(a, b, 1) == core_py.ngram_overlap(a, b, 1)

@@ -69,8 +69,19 @@ inline uint64_t load_le64(const char* p) {
     return k;
 }
 
-// The low m bytes of a word (m in 0..8), without a branch.
-inline uint64_t low_bytes_mask(size_t m) { return m >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * m)) - 1); }
+// Masks of the first and second key word of a key of n bytes (index min(n, 16)): table lookups, no
+// branch on the token length (it is unpredictable).
+struct KeyMasks {
+    uint64_t m0[17], m1[17];
+    KeyMasks() {
+        for (size_t n = 0; n <= 16; ++n) {
+            size_t a = n < 8 ? n : 8, b = n > 8 ? n - 8 : 0;
+            m0[n] = a == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * a)) - 1);
+            m1[n] = b == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * b)) - 1);
+        }
+    }
+};
+const KeyMasks KEY_MASKS;
 
 // Key words of p[0, n): any buffer (the first 16 bytes go through a zeroed local copy).
 inline void key_words(const char* p, size_t n, uint64_t& k0, uint64_t& k1) {
@@ -83,8 +94,9 @@ inline void key_words(const char* p, size_t n, uint64_t& k0, uint64_t& k1) {
 // Key words of p[0, n) without byte loops or branches on n; needs 16 readable bytes past p + n
 // (the tokenizer's buffer keeps 16 bytes of slack).
 inline void key_words_slack(const char* p, size_t n, uint64_t& k0, uint64_t& k1) {
-    k0 = load_le64(p) & low_bytes_mask(n);
-    k1 = load_le64(p + 8) & low_bytes_mask(n > 8 ? n - 8 : 0);
+    size_t c = n < 16 ? n : 16;
+    k0 = load_le64(p) & KEY_MASKS.m0[c];
+    k1 = load_le64(p + 8) & KEY_MASKS.m1[c];
 }
 
 // Hash of the key p[0, n) with words k0, k1. O(1) for n <= 16, O(n) beyond.
@@ -194,10 +206,14 @@ struct StrMap {
 };
 
 // uint64 -> int32 table with generation stamps (O(1) clear), for n-gram and skip-bigram counts.
+// A slot is 16 bytes (key, value, stamp): one cache access per probe.
 struct PairTable {
-    std::vector<uint64_t> keys;
-    std::vector<int32_t> vals;
-    std::vector<uint32_t> stamp;
+    struct Slot {
+        uint64_t key;
+        int32_t val;
+        uint32_t stamp;
+    };
+    std::vector<Slot> slots;
     uint32_t gen = 0;
     size_t mask = 0;
     size_t count = 0;
@@ -205,36 +221,34 @@ struct PairTable {
     void reset(size_t expected) {
         size_t cap = 16;
         while (cap < expected * 2 + 2) cap <<= 1;
-        if (cap > keys.size()) {
-            keys.assign(cap, 0);
-            vals.assign(cap, 0);
-            stamp.assign(cap, 0);
+        if (cap > slots.size()) {
+            slots.assign(cap, Slot{0, 0, 0});
             gen = 0;
         }
-        mask = keys.size() - 1;
+        mask = slots.size() - 1;
         if (++gen == 0) {
-            std::fill(stamp.begin(), stamp.end(), 0);
+            for (Slot& x : slots) x.stamp = 0;
             gen = 1;
         }
         count = 0;
     }
-    // The slot of key, created (value 0) when absent.
+    // The value of key, created (0) when absent.
     int32_t& at(uint64_t key) {
         for (size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
-            if (stamp[i] != gen) {
-                stamp[i] = gen;
-                keys[i] = key;
-                vals[i] = 0;
+            Slot& x = slots[i];
+            if (x.stamp != gen) {
+                x = Slot{key, 0, gen};
                 ++count;
-                return vals[i];
+                return x.val;
             }
-            if (keys[i] == key) return vals[i];
+            if (x.key == key) return x.val;
         }
     }
     int32_t* find(uint64_t key) {
         for (size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
-            if (stamp[i] != gen) return nullptr;
-            if (keys[i] == key) return &vals[i];
+            Slot& x = slots[i];
+            if (x.stamp != gen) return nullptr;
+            if (x.key == key) return &x.val;
         }
     }
 };
@@ -316,10 +330,9 @@ int64_t ngram_hits(Workspace& ws, Seq P, Seq R, int n) {
         int64_t hit = 0;
         for (size_t i = 0; i < R.n; ++i) {
             int32_t& x = c[R.p[i]];
-            if (x > 0) {
-                ++hit;
-                --x;
-            }
+            int32_t h = x > 0;
+            hit += h;
+            x -= h;
         }
         for (size_t i = 0; i < P.n; ++i) c[P.p[i]] = 0;
         return hit;
@@ -327,15 +340,15 @@ int64_t ngram_hits(Workspace& ws, Seq P, Seq R, int n) {
     size_t np = P.n - n + 1, nr = R.n - n + 1;
     PairTable& t = ws.table;
     if (n == 2) {
-        t.reset(np);
+        // Reference bigrams are inserted too (count 0 when absent): no branch on whether they match.
+        t.reset(np + nr);
         for (size_t i = 0; i < np; ++i) t.at(pack(P.p[i], P.p[i + 1]))++;
         int64_t hit = 0;
         for (size_t i = 0; i < nr; ++i) {
-            int32_t* x = t.find(pack(R.p[i], R.p[i + 1]));
-            if (x && *x > 0) {
-                ++hit;
-                --*x;
-            }
+            int32_t& x = t.at(pack(R.p[i], R.p[i + 1]));
+            int32_t h = x > 0;
+            hit += h;
+            x -= h;
         }
         return hit;
     }
@@ -553,9 +566,8 @@ int64_t lcs_len(Workspace& ws, Seq A, Seq B) {
 
 // The multi-word rows and walk of lcs_mark_pos (W = width<WC>(W) >= 2 words over c, n = |c|).
 template <size_t WC>
-void lcs_mark_pos_w(Workspace& ws, Seq r, size_t n, size_t W, const std::vector<uint32_t>& pos, uint8_t* mark) {
+void lcs_mark_pos_w(Workspace& ws, Seq r, size_t n, size_t W, const uint32_t* pos, size_t m, uint8_t* mark) {
     W = width<WC>(W);
-    size_t m = pos.size();
     uint64_t* rows = ws.rows.data();
     const uint64_t* masks = ws.masks.data();
     const uint32_t* slot = ws.slot.data();
@@ -603,8 +615,8 @@ void lcs_mark_pos_w(Workspace& ws, Seq r, size_t n, size_t W, const std::vector<
 // of r_i in c) and then takes the diagonal (a match: marked) or goes up; when there is no such bit it
 // reaches column 0 and the walk ends.
 // O(m * ceil(|c| / w)) time for the rows and the walk, O(m * ceil(|c| / w)) memory.
-void lcs_mark_pos(Workspace& ws, Seq r, Seq c, size_t W, const std::vector<uint32_t>& pos, uint8_t* mark) {
-    size_t m = pos.size(), n = c.n;
+void lcs_mark_pos(Workspace& ws, Seq r, Seq c, size_t W, const uint32_t* pos, size_t m, uint8_t* mark) {
+    size_t n = c.n;
     ws.rows.resize((m + 1) * W);
     uint64_t* rows = ws.rows.data();
     for (size_t w = 0; w < W; ++w) rows[w] = ~(uint64_t)0;
@@ -634,10 +646,10 @@ void lcs_mark_pos(Workspace& ws, Seq r, Seq c, size_t W, const std::vector<uint3
         return;
     }
     switch (W) {
-        case 2: lcs_mark_pos_w<2>(ws, r, n, W, pos, mark); break;
-        case 3: lcs_mark_pos_w<3>(ws, r, n, W, pos, mark); break;
-        case 4: lcs_mark_pos_w<4>(ws, r, n, W, pos, mark); break;
-        default: lcs_mark_pos_w<0>(ws, r, n, W, pos, mark);
+        case 2: lcs_mark_pos_w<2>(ws, r, n, W, pos, m, mark); break;
+        case 3: lcs_mark_pos_w<3>(ws, r, n, W, pos, m, mark); break;
+        case 4: lcs_mark_pos_w<4>(ws, r, n, W, pos, m, mark); break;
+        default: lcs_mark_pos_w<0>(ws, r, n, W, pos, m, mark);
     }
 }
 
@@ -656,88 +668,117 @@ void lcs_mark(Workspace& ws, Seq r, Seq c, size_t W, uint8_t* mark) {
         for (size_t i = 0; i < r.n; ++i)
             if (ws.slot[r.p[i]] != UINT32_MAX) pos.push_back((uint32_t)i);
     }
-    if (!pos.empty()) lcs_mark_pos(ws, r, c, W, pos, mark);
+    if (!pos.empty()) lcs_mark_pos(ws, r, c, W, pos.data(), pos.size(), mark);
 }
 
 // rougeLsum (rouge-score's _summary_level_lcs): per reference sentence the union of its LCS indices
 // against every prediction sentence, then the clipped hits in reference order.
-// The reference positions that matter for a prediction sentence c (those whose token occurs in c,
-// see lcs_mark) are found once for all reference sentences: occurrence chains of the reference
-// tokens (built once, O(m)) set their bits in a bitmap over the reference, read per sentence.
-// Time: O(m + sum over prediction sentences c of (|c| + o_c + m / w)) for the filter, o_c the
-// reference occurrences of the tokens of c, plus O(sum over sentence pairs of m' * ceil(|c| / w) +
-// (m' + |c|) * ceil(|c| / w)) for the rows and the walks (lcs_mark_pos), m' <= |r| the positions of
-// the pair.
+// Per prediction sentence c, the reference positions that matter (those whose token occurs in c, see
+// lcs_mark) are found either by testing every reference token against the masks of c (branch-free,
+// O(m) per prediction sentence: the choice while m * (number of prediction sentences) is small), or,
+// for long references with many prediction sentences, from occurrence chains of the reference tokens
+// (built once, O(m)) that set bits in a bitmap over the reference: O(|c| + o_c + m / w) per
+// prediction sentence, o_c the reference occurrences of the tokens of c.
+// Then O(sum over sentence pairs of m' * ceil(|c| / w)) for the rows and the walks (lcs_mark_pos),
+// m' <= |r| the positions of the pair.
 void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& hit, int64_t& pt, int64_t& rt) {
     int64_t m = (int64_t)ref.ids.size(), n = (int64_t)pred.ids.size();
     hit = 0;
     pt = n;
     rt = m;
     if (!m || !n) return;
-    int32_t* cr = ws.cnt_a.data();
-    int32_t* cc = ws.cnt_b.data();
-    for (int32_t t : ref.ids) cr[t]++;
-    for (int32_t t : pred.ids) cc[t]++;
     ws.marked.assign((size_t)m, 0);
-    // Occurrence chains: first[t] = first position of t in the reference, nxt[p] = next one.
+    const bool direct = (size_t)m * pred.nsent() <= 8192;
     uint32_t* first = ws.first.data();
-    ws.nxt.resize((size_t)m);
-    uint32_t* nxt = ws.nxt.data();
-    for (size_t p = (size_t)m; p-- > 0;) {
-        int32_t t = ref.ids[p];
-        nxt[p] = first[t];
-        first[t] = (uint32_t)p;
-    }
+    uint32_t* nxt = nullptr;
+    uint64_t* bits = nullptr;
     size_t Wm = ((size_t)m + 63) / 64;
-    ws.bits.assign(Wm, 0);
-    uint64_t* bits = ws.bits.data();
+    if (!direct) {
+        // Occurrence chains: first[t] = first position of t in the reference, nxt[p] = next one.
+        ws.nxt.resize((size_t)m);
+        nxt = ws.nxt.data();
+        for (size_t p = (size_t)m; p-- > 0;) {
+            int32_t t = ref.ids[p];
+            nxt[p] = first[t];
+            first[t] = (uint32_t)p;
+        }
+        ws.bits.assign(Wm, 0);
+        bits = ws.bits.data();
+    }
+    std::vector<uint32_t>& pos = ws.pos;
+    if (pos.size() < (size_t)m) pos.resize((size_t)m);
     for (size_t k = 0; k < pred.nsent(); ++k) {
         Seq c = pred.sent(k);
         size_t W = (c.n + 63) / 64;
         set_masks(ws, c, W);
-        // Distinct tokens of c (first occurrences: no lower bit set in the token's mask).
-        ws.distinct.clear();
-        for (size_t j = 0; j < c.n; ++j) {
-            int32_t t = c.p[j];
-            bool firstocc;
-            if (W == 1) {
-                firstocc = __builtin_ctzll(ws.pm1[t]) == (int)j;
-            } else {
-                const uint64_t* mk = ws.masks.data() + ws.slot[t];
-                firstocc = __builtin_ctzll(mk[j / 64]) == (int)(j % 64);
-                for (size_t w = 0; firstocc && w < j / 64; ++w) firstocc = mk[w] == 0;
-            }
-            if (firstocc) ws.distinct.push_back(t);
-        }
-        for (int32_t t : ws.distinct)
-            for (uint32_t p = first[t]; p != UINT32_MAX; p = nxt[p]) bits[p / 64] |= (uint64_t)1 << (p % 64);
-        for (size_t q = 0; q < ref.nsent(); ++q) {
-            size_t b0 = ref.sb[2 * q], b1 = ref.sb[2 * q + 1];  // b0 < b1 (sentences are non-empty)
-            std::vector<uint32_t>& pos = ws.pos;
-            pos.clear();
-            for (size_t w = b0 / 64; w <= (b1 - 1) / 64; ++w) {
-                uint64_t x = bits[w];
-                if (w == b0 / 64) x &= ~(uint64_t)0 << (b0 % 64);
-                if (w == (b1 - 1) / 64 && b1 % 64) x &= ((uint64_t)1 << (b1 % 64)) - 1;
-                while (x) {
-                    pos.push_back((uint32_t)(w * 64 + (size_t)__builtin_ctzll(x) - b0));
-                    x &= x - 1;
+        if (direct) {
+            for (size_t q = 0; q < ref.nsent(); ++q) {
+                Seq r = ref.sent(q);
+                size_t np = 0;
+                if (W == 1) {
+                    const uint64_t* pm = ws.pm1.data();
+                    for (size_t i = 0; i < r.n; ++i) {
+                        pos[np] = (uint32_t)i;
+                        np += pm[r.p[i]] != 0;
+                    }
+                } else {
+                    const uint32_t* sl = ws.slot.data();
+                    for (size_t i = 0; i < r.n; ++i) {
+                        pos[np] = (uint32_t)i;
+                        np += sl[r.p[i]] != UINT32_MAX;
+                    }
                 }
+                if (np) lcs_mark_pos(ws, r, c, W, pos.data(), np, ws.marked.data() + ref.sb[2 * q]);
             }
-            if (!pos.empty()) lcs_mark_pos(ws, ref.sent(q), c, W, pos, ws.marked.data() + b0);
+        } else {
+            // Distinct tokens of c (first occurrences: no lower bit set in the token's mask).
+            ws.distinct.clear();
+            for (size_t j = 0; j < c.n; ++j) {
+                int32_t t = c.p[j];
+                bool firstocc;
+                if (W == 1) {
+                    firstocc = __builtin_ctzll(ws.pm1[t]) == (int)j;
+                } else {
+                    const uint64_t* mk = ws.masks.data() + ws.slot[t];
+                    firstocc = __builtin_ctzll(mk[j / 64]) == (int)(j % 64);
+                    for (size_t w = 0; firstocc && w < j / 64; ++w) firstocc = mk[w] == 0;
+                }
+                if (firstocc) ws.distinct.push_back(t);
+            }
+            for (int32_t t : ws.distinct)
+                for (uint32_t p = first[t]; p != UINT32_MAX; p = nxt[p]) bits[p / 64] |= (uint64_t)1 << (p % 64);
+            for (size_t q = 0; q < ref.nsent(); ++q) {
+                size_t b0 = ref.sb[2 * q], b1 = ref.sb[2 * q + 1];  // b0 < b1 (sentences are non-empty)
+                size_t np = 0;
+                for (size_t w = b0 / 64; w <= (b1 - 1) / 64; ++w) {
+                    uint64_t x = bits[w];
+                    if (w == b0 / 64) x &= ~(uint64_t)0 << (b0 % 64);
+                    if (w == (b1 - 1) / 64 && b1 % 64) x &= ((uint64_t)1 << (b1 % 64)) - 1;
+                    while (x) {
+                        pos[np++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x) - b0);
+                        x &= x - 1;
+                    }
+                }
+                if (np) lcs_mark_pos(ws, ref.sent(q), c, W, pos.data(), np, ws.marked.data() + b0);
+            }
+            std::fill(bits, bits + Wm, 0);
         }
-        std::fill(bits, bits + Wm, 0);
         clear_masks(ws, c, W);
     }
-    for (int32_t t : ref.ids) first[t] = UINT32_MAX;
+    if (!direct)
+        for (int32_t t : ref.ids) first[t] = UINT32_MAX;
+    // Clipped hits in reference order (branch-free).
+    int32_t* cr = ws.cnt_a.data();
+    int32_t* cc = ws.cnt_b.data();
+    for (int32_t t : ref.ids) cr[t]++;
+    for (int32_t t : pred.ids) cc[t]++;
+    const uint8_t* marked = ws.marked.data();
     for (size_t p = 0; p < (size_t)m; ++p) {
-        if (!ws.marked[p]) continue;
         int32_t t = ref.ids[p];
-        if (cc[t] > 0 && cr[t] > 0) {
-            ++hit;
-            --cc[t];
-            --cr[t];
-        }
+        int32_t h = marked[p] & (cc[t] > 0) & (cr[t] > 0);
+        hit += h;
+        cc[t] -= h;
+        cr[t] -= h;
     }
     for (int32_t t : ref.ids) cr[t] = 0;
     for (int32_t t : pred.ids) cc[t] = 0;
