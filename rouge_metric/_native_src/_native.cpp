@@ -1676,8 +1676,9 @@ struct Scorer {
 
     size_t ntypes() const { return specs.size(); }
 
-    // Scratch space of one batch thread, kept between calls (pool).
-    struct Thread {
+    // Scratch space of one batch thread, kept between calls (pool). Aligned so that two threads
+    // never write to one cache line (the vector headers in here change at every example).
+    struct alignas(128) Thread {
         Workspace ws;
         TokBuf cur;
         std::vector<Doc> docs;
@@ -1685,6 +1686,7 @@ struct Scorer {
         std::vector<uint32_t> deferred;
         std::vector<Stats> st;
         std::vector<Triple> out;
+        std::vector<Partials> cols;  // exact sums of the columns of the examples this thread scored
     };
     std::mutex pool_mu;
     std::vector<std::unique_ptr<Thread>> pool_free;
@@ -1706,6 +1708,7 @@ struct Scorer {
             for (auto& t : own) {
                 t->misses.clear();
                 t->deferred.clear();
+                t->cols.assign(3 * sc.specs.size() + 2, Partials());
                 th.push_back(t.get());
             }
         }
@@ -1731,6 +1734,9 @@ struct Scorer {
         for (size_t j = 1; j <= k; ++j) rl += th.docs[j].ids.size();
         lens[2 * i] = (double)th.docs[0].ids.size();
         lens[2 * i + 1] = (double)rl / (double)k;
+        for (size_t c = 0; c < 3 * T; ++c) th.cols[c].add(v[c]);
+        th.cols[3 * T].add(lens[2 * i]);
+        th.cols[3 * T + 1].add(lens[2 * i + 1]);
     }
 
     // One example: stats of every (reference, type), then combine. out[k] per type.
@@ -1929,13 +1935,13 @@ struct Scorer {
             }
         }
         lk.lk.unlock();
-        // Exact column sums (Shewchuk partials; merged exactly by aggregate.ExactSum).
-        std::vector<Partials> cols(3 * T + 2);
-        for (size_t i = 0; i < N; ++i) {
-            for (size_t c = 0; c < 3 * T; ++c) cols[c].add(values[i * T * 3 + c]);
-            cols[3 * T].add(lens[2 * i]);
-            cols[3 * T + 1].add(lens[2 * i + 1]);
-        }
+        // Exact column sums: each thread kept Shewchuk partials of the examples it scored; adding one
+        // thread's partials into another's keeps the sum exact, so the corpus mean (correctly rounded
+        // from the partials by aggregate.ExactSum) does not depend on the thread count.
+        std::vector<Partials> cols(ths[0]->cols);
+        for (size_t t = 1; t < ths.size(); ++t)
+            for (size_t c = 0; c < cols.size(); ++c)
+                for (double x : ths[t]->cols[c].p) cols[c].add(x);
         py::list parts;
         for (auto& c : cols) {
             py::list l;
