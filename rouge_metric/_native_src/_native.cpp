@@ -1591,9 +1591,9 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, std::vector<R
             int32_t id = ids[k];
             if (id >= 0) {
                 ids[w++] = id;
-            } else if (id == -2) {
+            } else if (id == -2) {  // only without RESOLVE (resolve() gives ids >= -1)
                 ok = false;
-                misses->push_back(RawTok{std::string(keys[k].p, keys[k].n), cur.cps_of(k)});
+                if constexpr (!RESOLVE) misses->push_back(RawTok{std::string(keys[k].p, keys[k].n), cur.cps_of(k)});
             }
         }
         if (w > start) {
