@@ -1881,7 +1881,9 @@ struct Scorer {
         };
         auto parallel = [&](auto&& fn, size_t total) {
             std::atomic<size_t> next{0};
-            const size_t block = 16;
+            // Blocks of up to 16 examples; smaller for short inputs, so that the threads finish
+            // together (at least 64 blocks per thread).
+            const size_t block = std::max<size_t>(1, std::min<size_t>(16, total / (64 * nth)));
             auto worker = [&](size_t tid) {
                 for (;;) {
                     size_t b = next.fetch_add(block);
