@@ -1930,6 +1930,7 @@ struct Scorer {
                 if (!again[q]) continue;
                 Thread& th = *ths[0];
                 size_t i = deferred[q], r0 = ref_off[i], k = ref_off[i + 1] - r0;
+                if (th.docs.size() < k + 1) th.docs.resize(k + 1);
                 tokenize_doc<true>(*vocab, ptexts[i], th.docs[0], th.cur, nullptr);
                 for (size_t j = 0; j < k; ++j) tokenize_doc<true>(*vocab, texts[r0 + j], th.docs[j + 1], th.cur, nullptr);
                 th.ws.ensure((size_t)vocab->nid + 1);
