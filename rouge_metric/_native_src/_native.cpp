@@ -603,7 +603,7 @@ void lcs_mark_pos_w(Workspace& ws, Seq r, size_t n, size_t W, const uint32_t* po
 
 // Mark (mark[i] = 1) the indices into r of rouge-score's lcs_ind(r, c): a match is always taken
 // diagonally, else left when L[i][j-1] > L[i-1][j], else up. The masks of c must be set (W words).
-// pos: the increasing indices into r whose token occurs in c (m = pos.size() of them, m >= 1).
+// pos[0, m): the increasing indices into r whose token occurs in c (m >= 1; see match_positions).
 //
 // The walk takes O(W) word operations per row, not one step per cell. Row k of the bit-parallel
 // LCS has a zero bit b exactly where L[k][b+1] = L[k][b] + 1, so with Zc, Zp the zero bits of rows
@@ -653,22 +653,33 @@ void lcs_mark_pos(Workspace& ws, Seq r, Seq c, size_t W, const uint32_t* pos, si
     }
 }
 
-// Only reference positions whose token occurs in c change a row. The walk through an unchanged
-// row always moves up (L[i][j-1] = L[i-1][j-1] <= L[i-1][j]) and never marks, so the rows and the
-// walk run on those positions only (pos), with the same marks. O(|r|) for the filter plus
-// lcs_mark_pos.
-void lcs_mark(Workspace& ws, Seq r, Seq c, size_t W, uint8_t* mark) {
-    std::vector<uint32_t>& pos = ws.pos;
-    pos.clear();
+// The indices into r whose token occurs in c (the masks of c set, W words) into pos[0, r.n), in
+// increasing order; returns their count. Branch-free. O(|r|).
+size_t match_positions(const Workspace& ws, Seq r, size_t W, uint32_t* pos) {
+    size_t np = 0;
     if (W == 1) {
         const uint64_t* pm = ws.pm1.data();
-        for (size_t i = 0; i < r.n; ++i)
-            if (pm[r.p[i]]) pos.push_back((uint32_t)i);
+        for (size_t i = 0; i < r.n; ++i) {
+            pos[np] = (uint32_t)i;
+            np += pm[r.p[i]] != 0;
+        }
     } else {
-        for (size_t i = 0; i < r.n; ++i)
-            if (ws.slot[r.p[i]] != UINT32_MAX) pos.push_back((uint32_t)i);
+        const uint32_t* sl = ws.slot.data();
+        for (size_t i = 0; i < r.n; ++i) {
+            pos[np] = (uint32_t)i;
+            np += sl[r.p[i]] != UINT32_MAX;
+        }
     }
-    if (!pos.empty()) lcs_mark_pos(ws, r, c, W, pos.data(), pos.size(), mark);
+    return np;
+}
+
+// Only reference positions whose token occurs in c change a row. The walk through an unchanged
+// row always moves up (L[i][j-1] = L[i-1][j-1] <= L[i-1][j]) and never marks, so the rows and the
+// walk run on those positions only, with the same marks. O(|r|) for the filter plus lcs_mark_pos.
+void lcs_mark(Workspace& ws, Seq r, Seq c, size_t W, uint8_t* mark) {
+    if (ws.pos.size() < r.n) ws.pos.resize(r.n);
+    size_t np = match_positions(ws, r, W, ws.pos.data());
+    if (np) lcs_mark_pos(ws, r, c, W, ws.pos.data(), np, mark);
 }
 
 // rougeLsum (rouge-score's _summary_level_lcs): per reference sentence the union of its LCS indices
@@ -714,20 +725,7 @@ void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& hit, int
         if (direct) {
             for (size_t q = 0; q < ref.nsent(); ++q) {
                 Seq r = ref.sent(q);
-                size_t np = 0;
-                if (W == 1) {
-                    const uint64_t* pm = ws.pm1.data();
-                    for (size_t i = 0; i < r.n; ++i) {
-                        pos[np] = (uint32_t)i;
-                        np += pm[r.p[i]] != 0;
-                    }
-                } else {
-                    const uint32_t* sl = ws.slot.data();
-                    for (size_t i = 0; i < r.n; ++i) {
-                        pos[np] = (uint32_t)i;
-                        np += sl[r.p[i]] != UINT32_MAX;
-                    }
-                }
+                size_t np = match_positions(ws, r, W, pos.data());
                 if (np) lcs_mark_pos(ws, r, c, W, pos.data(), np, ws.marked.data() + ref.sb[2 * q]);
             }
         } else {
@@ -1111,7 +1109,6 @@ struct TokBuf {
     std::vector<Key> keys;
     std::vector<uint64_t> tokm, nlm;  // fast path: bit masks of token characters and newlines
     std::vector<uint8_t> proj;        // fast path: byte projection of 2- and 4-byte texts
-    const StrMap* map = nullptr;      // fast path: the slots of each token are prefetched from it
     inline void put(char c) {
         if (n + 32 >= b.size()) b.resize(b.size() * 2);  // keep the slack
         b[n++] = c;
@@ -1376,7 +1373,7 @@ struct Vocab {
 // with bit masks of the token characters and of the newlines; then the tokens are the runs of set
 // bits, found with count-trailing-zeros, and each is hashed where it lies. O(len / 16 + tokens).
 
-inline bool lower_table_hit(uint32_t c) { return LOWER_N && c >= LOWER_CP[0] && c <= LOWER_CP[LOWER_N - 1] && lower_projection(c); }
+inline bool lower_table_hit(uint32_t c) { return lower_projection(c) != nullptr; }
 
 // Byte projection of a 2- or 4-byte text into out; false when it has a character of the table.
 template <class C>
@@ -1404,11 +1401,11 @@ inline size_t next_set(const uint64_t* a, size_t i, size_t W) {
     }
     return w * 64 + (size_t)__builtin_ctzll(x);
 }
-// The fast path over bytes[0, len) (see above): fills cur.keys, cur.nt, cur.ends.
-// For 2-byte text (C = uint16_t, SSE2) the projection happens while loading; false when the text has
-// a character of the table (nothing else is written then).
+// The fast path over text[0, len) (see above): fills cur.keys, cur.nt, cur.ends, and prefetches the
+// slot of each token in map. For 2-byte text (C = uint16_t) the projection happens while loading;
+// false when the text has a character of the table (found before any token is recorded).
 template <class C>
-bool scan_default(const C* text, size_t len, TokBuf& cur) {
+bool scan_default(const C* text, size_t len, TokBuf& cur, const StrMap& map) {
     size_t W = (len + 63) / 64;
     if (cur.b.size() < W * 64 + 64) cur.b.resize(W * 64 + 64);
     cur.tokm.resize(W + 1);
@@ -1459,7 +1456,6 @@ bool scan_default(const C* text, size_t len, TokBuf& cur) {
     std::memset(buf + W * 64, 0, 64);
     if (cur.keys.size() < len / 2 + 2) cur.keys.resize(len / 2 + 2);
     Key* keys = cur.keys.data();
-    const StrMap& map = *cur.map;
     size_t nt = 0, nextnl = next_set(nl, 0, W);
     auto emit = [&](size_t s, size_t e) {
         if (s > nextnl) {  // a newline since the last token: the sentence ends
@@ -1502,21 +1498,22 @@ bool scan_default(const C* text, size_t len, TokBuf& cur) {
     return true;
 }
 
-// The tokens of a text into cur (keys, cps, ends), by the fast path when it applies.
-void collect_tokens(int tokenizer, const Text& t, TokBuf& cur) {
+// The tokens of a text into cur (keys, cps, ends), by the fast path when it applies (which also
+// prefetches the tokens' slots in map).
+void collect_tokens(int tokenizer, const Text& t, TokBuf& cur, const StrMap& map) {
     cur.ends.clear();
     cur.nt = 0;
     cur.ascii = true;
     if (tokenizer == TOK_DEFAULT) {
         if (t.kind == PyUnicode_1BYTE_KIND) {
             // Latin-1: nothing lowercases to ASCII unless the table says so.
-            if (!(LOWER_N && LOWER_CP[0] <= 0xFF) && scan_default((const uint8_t*)t.data, t.len, cur)) return;
+            if (!(LOWER_N && LOWER_CP[0] <= 0xFF) && scan_default((const uint8_t*)t.data, t.len, cur, map)) return;
         } else if (t.kind == PyUnicode_2BYTE_KIND) {
-            if (scan_default((const uint16_t*)t.data, t.len, cur)) return;
+            if (scan_default((const uint16_t*)t.data, t.len, cur, map)) return;
         } else {
             cur.proj.resize(t.len);
             if (project_bytes((const uint32_t*)t.data, t.len, cur.proj.data()) &&
-                scan_default((const uint8_t*)cur.proj.data(), t.len, cur))
+                scan_default((const uint8_t*)cur.proj.data(), t.len, cur, map))
                 return;
         }
         cur.ends.clear();
@@ -1554,8 +1551,7 @@ void collect_tokens(int tokenizer, const Text& t, TokBuf& cur) {
 // misses of a large vocabulary overlap.
 template <bool RESOLVE>
 bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, std::vector<RawTok>* misses) {
-    cur.map = &vb.raw;
-    collect_tokens(vb.tokenizer, t, cur);
+    collect_tokens(vb.tokenizer, t, cur, vb.raw);
     size_t nt = cur.nt;
     const Key* keys = cur.keys.data();
     doc.sb.clear();
@@ -1603,6 +1599,17 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, std::vector<R
         start = w;
     }
     doc.ids.resize(w);
+    return ok;
+}
+
+// The texts of one example (the prediction, then its k references) into docs[0, k + 1); false when
+// RESOLVE is false and a text has unknown tokens (collected in misses).
+template <bool RESOLVE>
+bool tokenize_example(Vocab& vb, const Text& pred, const Text* refs, size_t k, std::vector<Doc>& docs, TokBuf& cur,
+                      std::vector<RawTok>* misses) {
+    if (docs.size() < k + 1) docs.resize(k + 1);
+    bool ok = tokenize_doc<RESOLVE>(vb, pred, docs[0], cur, misses);
+    for (size_t j = 0; j < k; ++j) ok &= tokenize_doc<RESOLVE>(vb, refs[j], docs[j + 1], cur, misses);
     return ok;
 }
 
@@ -1798,16 +1805,12 @@ struct Scorer {
             big.resize(specs.size());
             o = big.data();
         }
-        docs.resize(rt.size() + 1);
         {
             VocabLock lk(*vocab);
-            // Known tokens are looked up with prefetching; a text with unknown ones is redone resolving.
-            for (size_t j = 0; j <= rt.size(); ++j) {
-                const Text& tx = j ? rt[j - 1] : tp;
-                misses.clear();
-                if (!tokenize_doc<false>(*vocab, tx, docs[j], cur, &misses))
-                    tokenize_doc<true>(*vocab, tx, docs[j], cur, nullptr);
-            }
+            // Known tokens are looked up with prefetching; an example with unknown ones is redone resolving.
+            misses.clear();
+            if (!tokenize_example<false>(*vocab, tp, rt.data(), rt.size(), docs, cur, &misses))
+                tokenize_example<true>(*vocab, tp, rt.data(), rt.size(), docs, cur, nullptr);
             ws.ensure((size_t)vocab->nid + 1);
         }
         score_docs(ws, docs[0], docs.data() + 1, rt.size(), md, o, st);
@@ -1872,10 +1875,8 @@ struct Scorer {
                 prefetch_text(ptexts[i + 1]);
                 for (size_t j = r1; j < ref_off[i + 2]; ++j) prefetch_text(texts[j]);
             }
-            if (th.docs.size() < k + 1) th.docs.resize(k + 1);
-            bool ok = tokenize_doc<false>(*vocab, ptexts[i], th.docs[0], th.cur, &th.misses);
-            for (size_t j = 0; j < k; ++j) ok &= tokenize_doc<false>(*vocab, texts[r0 + j], th.docs[j + 1], th.cur, &th.misses);
-            if (!ok) return false;
+            if (!tokenize_example<false>(*vocab, ptexts[i], texts.data() + r0, k, th.docs, th.cur, &th.misses))
+                return false;
             score_one(th, i, k, values.data(), lens.data());
             return true;
         };
@@ -1930,9 +1931,7 @@ struct Scorer {
                 if (!again[q]) continue;
                 Thread& th = *ths[0];
                 size_t i = deferred[q], r0 = ref_off[i], k = ref_off[i + 1] - r0;
-                if (th.docs.size() < k + 1) th.docs.resize(k + 1);
-                tokenize_doc<true>(*vocab, ptexts[i], th.docs[0], th.cur, nullptr);
-                for (size_t j = 0; j < k; ++j) tokenize_doc<true>(*vocab, texts[r0 + j], th.docs[j + 1], th.cur, nullptr);
+                tokenize_example<true>(*vocab, ptexts[i], texts.data() + r0, k, th.docs, th.cur, nullptr);
                 th.ws.ensure((size_t)vocab->nid + 1);
                 score_one(th, i, k, values.data(), lens.data());
             }
