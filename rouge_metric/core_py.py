@@ -12,6 +12,7 @@ process merging all work on these numbers.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Dict, Hashable, List, Sequence, Tuple
 
@@ -309,11 +310,25 @@ def wlcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weig
     """
     f = weight
     n = sum(map(len, pred_sents))
-    base = 0.0
-    for r in ref_sents:
-        base += len(r) ** f
+    maxlen = max([n] + [len(r) for r in ref_sents])
+    try:
+        top = float(maxlen) ** f
+        base = 0.0
+        for r in ref_sents:
+            base += len(r) ** f
+        pred_total = n ** f
+        ref_total = base ** f
+    except OverflowError:
+        top = math.inf
+    if math.isinf(top) or math.isinf(base) or math.isinf(ref_total):
+        raise OverflowError(weight_overflow_message(f, maxlen))
     hit = wlcs_hits(ref_sents, pred_sents, f, token_counts(ref_sents), token_counts(pred_sents))
-    pred_total = n ** f
-    ref_total = base ** f
     select = (hit / base) ** (1.0 / f) if base > 0 else 0.0
     return hit, pred_total, ref_total, select
+
+
+def weight_overflow_message(weight: float, maxlen: int) -> str:
+    """The error of ROUGE-W when f(k) = k ** weight is not a finite double on an input: f(maxlen),
+    the reference base sum_r f(|r|) or f(base) overflows (every other quantity is smaller)."""
+    return (f"rougeW: f(k) = k**{weight:g} overflows a double on this input (sentences of up to {maxlen} "
+            f"tokens, wlcs_weight={weight:g}); use a smaller wlcs_weight (ROUGE-1.5.5's default is 1.2)")

@@ -278,8 +278,11 @@ class Rouge:
                     yield scores, lens[2 * i], lens[2 * i + 1]
             return
         preds, refs = validate_batch(predictions, references)
-        for p, rs in zip(preds, refs):
-            per_ref, pl, rl = self.example_stats(p, rs)
+        for i, (p, rs) in enumerate(zip(preds, refs)):
+            try:
+                per_ref, pl, rl = self.example_stats(p, rs)
+            except OverflowError as exc:  # rougeW with a weight too large for this input
+                raise OverflowError(f"example {i}: {exc}") from None
             yield self._combine(per_ref), pl, rl
 
     def _native_batches(self, predictions: Any, references: Any, want_values: bool, want_dicts: bool
@@ -295,7 +298,8 @@ class Rouge:
         start, n, validated = 0, len(predictions), False
         while start < n:
             stop = start + NATIVE_CHUNK
-            out = self._fast.batch(predictions[start:stop], references[start:stop], threads, want_values, want_dicts)
+            out = self._fast.batch(predictions[start:stop], references[start:stop], threads, want_values, want_dicts,
+                                   start)
             if out is None:
                 if validated:  # pragma: no cover - validate_batch output is always accepted
                     raise RuntimeError("native batch scorer rejected validated input")

@@ -1,0 +1,316 @@
+// Scoring examples: one with the GIL held (Scorer::score_pair), or a batch on N threads without it
+// (Scorer::batch). Python objects are made in bindings.cpp; this file sees texts and numbers.
+//
+// Ownership during a batch (the multi-threaded heap corruption of 938593f broke the last rule):
+// - Shared and read-only while worker threads run: the Vocab (see vocab.hpp), this Scorer's specs and
+//   type scorers, the input texts (str objects kept alive by the caller), ref_off.
+// - Shared and written: `next` (the atomic work counter) and the Interrupt; values[i] and lens[i] are
+//   written only by the thread that took example i's block.
+// - One thread's own for the whole call (a ThreadState leased from the scorer's pool): its Workspace,
+//   TokBuf, Docs, Misses, deferred examples, column sums and Poll.
+// - Between the parallel phases only the calling thread runs, holding the GIL and vocab.mu. It first
+//   resolves the misses of every thread into the Vocab and only then sizes every thread's workspace to
+//   the grown vocabulary (prepare_phase), so no thread meets an id past its arrays. (938593f sized
+//   each thread's workspace right after resolving that thread's misses: a thread resolved early kept
+//   arrays too small for the ids that later threads added, and phase 3 wrote past them.)
+// - A call that ends early (Ctrl-C, an error) discards its thread states instead of pooling them: a
+//   kernel stopped by an exception may not have restored the zeroed arrays of its workspace.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include "common.hpp"
+#include "interrupt.hpp"
+#include "scoring.hpp"
+#include "text.hpp"
+#include "vocab.hpp"
+#include "workspace.hpp"
+
+namespace rouge {
+namespace {  // internal linkage: one translation unit, and inlining as for static functions
+
+// An error of one example, with its index in the whole input (the caller's first_index added).
+inline std::string example_error(size_t index, const char* what) {
+    return "example " + std::to_string(index) + ": " + what;
+}
+
+struct Scorer {
+    std::shared_ptr<Vocab> vocab;
+    std::vector<Spec> specs;
+    std::vector<TypeScorer> ts;
+    int mode;
+    bool need_select;
+
+    Scorer(std::shared_ptr<Vocab> v, std::vector<Spec> sp, int mode_, Fm f)
+        : vocab(std::move(v)), specs(std::move(sp)), mode(mode_), need_select(mode_ == BEST_RECALL) {
+        for (const Spec& s : specs) ts.push_back(TypeScorer{s.kind == WLCS, s.kind == WLCS ? 1.0 / s.weight : 0.0, f});
+    }
+
+    size_t ntypes() const { return specs.size(); }
+
+    // One example: stats of every (reference, type), then combine. out[k] per type.
+    void score_docs(Workspace& ws, const Doc& pred, const Doc* refs, size_t nref, int md, Triple* out,
+                    std::vector<Stats>& st) const {
+        size_t T = specs.size();
+        st.resize(nref * T);
+        for (size_t j = 0; j < nref; ++j)
+            for (size_t k = 0; k < T; ++k)
+                st[j * T + k] = pair_stat(ws, specs[k], pred, refs[j], need_select || md == BEST_RECALL);
+        for (size_t k = 0; k < T; ++k) out[k] = ts[k].combine(st.data() + k, nref, T, md);
+    }
+
+    // ------------------------------------------------------------------------------ thread states
+    // The scratch of one thread for one call, pooled per scorer (safe when several Python threads
+    // use one scorer: each call takes its own).
+    struct alignas(128) ThreadState {  // aligned: two threads never write to one cache line
+        Workspace ws;
+        TokBuf cur;
+        std::vector<Doc> docs;
+        Misses misses;
+        std::vector<uint32_t> deferred;
+        std::vector<Stats> st;
+        std::vector<Triple> out;
+        std::vector<Partials> cols;  // exact sums of the columns of the examples this thread scored
+        Poll poll;
+    };
+    std::mutex pool_mu;
+    std::vector<std::unique_ptr<ThreadState>> pool_free;
+    std::unique_ptr<ThreadState> take() {
+        {
+            std::lock_guard<std::mutex> g(pool_mu);
+            if (!pool_free.empty()) {
+                std::unique_ptr<ThreadState> t = std::move(pool_free.back());
+                pool_free.pop_back();
+                return t;
+            }
+        }
+        return std::make_unique<ThreadState>();
+    }
+    void give(std::unique_ptr<ThreadState> t) {
+        std::lock_guard<std::mutex> g(pool_mu);
+        pool_free.push_back(std::move(t));
+    }
+
+    // ------------------------------------------------------------------------------ one example
+    // Scores of one example into out[0, ntypes()) (GIL held): the prediction and its k references.
+    // Known tokens are looked up with prefetching; an example with unknown ones is redone resolving.
+    // The scratch is a thread state leased from the pool (not thread_local: Python's threads are
+    // detached, and per-thread storage freed at their exit is reused by the next thread without an
+    // order a race detector could see).
+    void score_pair(const Text& pred, const Text* refs, size_t k, int md, Triple* out) {
+        std::unique_ptr<ThreadState> state = take();
+        ThreadState& ps = *state;
+        Interrupt intr;
+        Poll poll(&intr, true, true);
+        ps.ws.poll = &poll;
+        ps.ws.limits = LIMITS;
+        {
+            VocabLock lk(*vocab);
+            if (!tokenize_example<false>(*vocab, pred, refs, k, ps.docs, ps.cur, nullptr))
+                tokenize_example<true>(*vocab, pred, refs, k, ps.docs, ps.cur, nullptr);
+            ps.ws.ensure((size_t)vocab->nid + 1);
+        }
+        for (size_t j = 0; j <= k; ++j) ROUGE_CHECK(ps.ws.covers(ps.docs[j]), "token id past the workspace");
+        score_docs(ps.ws, ps.docs[0], ps.docs.data() + 1, k, md, out, ps.st);
+        intr.rethrow_if_stopped();  // an interrupted or failed call drops its state (unique_ptr)
+        ps.ws.poll = nullptr;
+        ps.ws.trim();
+        give(std::move(state));
+    }
+
+    // ---------------------------------------------------------------------------------- a batch
+    // n thread states from the scorer's pool, given back at the end of the scope unless the call
+    // ended early.
+    struct Lease {
+        Scorer& sc;
+        std::vector<std::unique_ptr<ThreadState>> own;
+        std::vector<ThreadState*> th;
+        bool keep = false;  // set when the call completed
+        Lease(Scorer& s, size_t n) : sc(s) {
+            while (own.size() < n) own.push_back(sc.take());
+            for (auto& t : own) th.push_back(t.get());
+        }
+        ~Lease() {
+            if (keep)
+                for (auto& t : own) sc.give(std::move(t));
+        }
+    };
+
+    // The input of a batch: example i is preds[i] with references refs[ref_off[i], ref_off[i + 1]).
+    struct BatchIn {
+        const Text* preds;
+        const Text* refs;
+        const size_t* ref_off;
+        size_t n;
+        size_t first_index;  // index of example 0 in the caller's input (error messages)
+    };
+    // values: n x ntypes x (P, R, F); lens: n x (prediction length, mean reference length); cols: the
+    // exact sums of the 3 * ntypes + 2 columns.
+    struct BatchOut {
+        std::vector<double> values, lens;
+        std::vector<Partials> cols;
+    };
+
+    // Every thread's workspace covers every id of the vocabulary as it is now. Called by the calling
+    // thread (GIL and vocab.mu held) after the vocabulary's last change and before threads score.
+    void prepare_phase(Lease& lease) {
+        for (ThreadState* th : lease.th) th->ws.ensure((size_t)vocab->nid + 1);
+    }
+
+    // Score a batch on nthreads threads (GIL held on entry and exit; released while threads run).
+    // Phase 1 (threads, no GIL): every example whose tokens are all known is tokenized and scored; the
+    // others are deferred and their unknown tokens recorded (distinct, per thread). Phase 2 (caller,
+    // GIL): stem and intern the unknown tokens. Phase 3 (threads, no GIL): the deferred examples.
+    void batch(const BatchIn& in, int nthreads, BatchOut& res) {
+        const size_t N = in.n, T = specs.size();
+        size_t nth = std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1));
+        res.values.assign(N * T * 3, 0.0);
+        res.lens.assign(N * 2, 0.0);
+        Lease lease(*this, nth);
+        Interrupt intr;
+        // The input error (rougeW overflow) of the lowest example index, whatever the thread count.
+        struct {
+            std::mutex mu;
+            size_t index = SIZE_MAX;
+            std::string what;
+            void note(size_t i, const char* w) {
+                std::lock_guard<std::mutex> g(mu);
+                if (i < index) index = i, what = w;
+            }
+        } bad;
+        VocabLock lk(*vocab);
+        for (size_t t = 0; t < nth; ++t) {
+            ThreadState& th = *lease.th[t];
+            th.misses.clear();
+            th.deferred.clear();
+            th.cols.assign(3 * T + 2, Partials());
+            th.poll = Poll(&intr, t == 0, false);  // thread 0 is the caller
+            th.ws.poll = &th.poll;
+            th.ws.limits = LIMITS;
+        }
+        prepare_phase(lease);
+
+        // The texts of example i + 1 are prefetched while example i is scored: they are read once, so
+        // without it every text starts with cache misses (measured: a fifth of the tokenizer's time).
+        auto prefetch_text = [](const Text& t) {
+            const char* p = (const char*)t.data;
+            size_t bytes = std::min<size_t>(t.len * (size_t)t.kind, 4096);
+            for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o);
+        };
+        // Example i: tokenize (lookups only) and score; false when a text has unknown tokens
+        // (recorded in th.misses; the example is not scored).
+        auto run = [&](ThreadState& th, size_t i) -> bool {
+            size_t r0 = in.ref_off[i], r1 = in.ref_off[i + 1], k = r1 - r0;
+            if (i + 1 < N) {
+                prefetch_text(in.preds[i + 1]);
+                for (size_t j = r1; j < in.ref_off[i + 2]; ++j) prefetch_text(in.refs[j]);
+            }
+            if (!tokenize_example<false>(*vocab, in.preds[i], in.refs + r0, k, th.docs, th.cur, &th.misses))
+                return false;
+            for (size_t j = 0; j <= k; ++j) ROUGE_CHECK(th.ws.covers(th.docs[j]), "token id past the workspace");
+            th.out.resize(T);
+            try {
+                score_docs(th.ws, th.docs[0], th.docs.data() + 1, k, mode, th.out.data(), th.st);
+            } catch (const WeightOverflow& e) {
+                bad.note(i, e.what());  // the batch goes on: the error names the first such example
+            }
+            double* v = res.values.data() + i * T * 3;
+            for (size_t t = 0; t < T; ++t) {
+                v[3 * t] = th.out[t].p;
+                v[3 * t + 1] = th.out[t].r;
+                v[3 * t + 2] = th.out[t].f;
+            }
+            size_t rl = 0;
+            for (size_t j = 1; j <= k; ++j) rl += th.docs[j].ids.size();
+            double* l = res.lens.data() + 2 * i;
+            l[0] = (double)th.docs[0].ids.size();
+            l[1] = (double)rl / (double)k;
+            for (size_t c = 0; c < 3 * T; ++c) th.cols[c].add(v[c]);
+            th.cols[3 * T].add(l[0]);
+            th.cols[3 * T + 1].add(l[1]);
+            return true;
+        };
+        // fn(thread, item) over items [0, total) in blocks taken from a shared counter, on nth threads
+        // (the caller is thread 0). A thread's exception stops every thread and is rethrown later.
+        auto parallel = [&](auto&& fn, size_t total) {
+            std::atomic<size_t> next{0};
+            // Blocks of up to 16 examples; smaller for short inputs, so that the threads finish
+            // together (at least 64 blocks per thread).
+            const size_t block = std::max<size_t>(1, std::min<size_t>(16, total / (64 * nth)));
+            auto worker = [&](size_t tid) {
+                ThreadState& th = *lease.th[tid];
+                try {
+                    for (;;) {
+                        size_t b = next.fetch_add(block);
+                        if (b >= total) break;
+                        size_t e = std::min(total, b + block);
+                        for (size_t i = b; i < e; ++i) {
+                            if (th.poll.stopped()) return;
+                            fn(th, i);
+                        }
+                    }
+                } catch (...) {
+                    intr.fail(std::current_exception());
+                }
+            };
+            std::vector<std::thread> threads;
+            for (size_t t = 1; t < nth; ++t) {
+                try {
+                    threads.emplace_back(worker, t);
+                } catch (const std::system_error&) {
+                    break;  // fewer threads: the others take every block
+                }
+            }
+            worker(0);
+            for (auto& t : threads) t.join();
+        };
+
+        {
+            py::gil_scoped_release nogil;
+            parallel([&](ThreadState& th, size_t i) { if (!run(th, i)) th.deferred.push_back((uint32_t)i); }, N);
+        }
+        std::vector<uint32_t> deferred;
+        if (!intr.stopped())
+            for (ThreadState* th : lease.th) deferred.insert(deferred.end(), th->deferred.begin(), th->deferred.end());
+        if (!deferred.empty()) {
+            // Phase 2 (GIL, vocab.mu): every thread's unknown tokens into the Vocab, then the workspaces.
+            for (ThreadState* th : lease.th) {
+                for (const RawTok& t : th->misses.list) vocab->resolve(t.s.data(), t.s.size(), t.cps);
+                th->misses.clear();
+            }
+            prepare_phase(lease);
+            py::gil_scoped_release nogil;
+            parallel(
+                [&](ThreadState& th, size_t q) {
+                    if (!run(th, deferred[q]))  // every token is known after phase 2
+                        throw std::logic_error("rouge_metric._native: unknown token after the vocabulary was completed");
+                },
+                deferred.size());
+        }
+        intr.rethrow_if_stopped();
+        if (bad.index != SIZE_MAX) {
+            lease.keep = true;  // the kernels completed: the workspaces are clean
+            throw std::overflow_error(example_error(in.first_index + bad.index, bad.what.c_str()));
+        }
+        // Exact column sums: each thread kept Shewchuk partials of the examples it scored; adding one
+        // thread's partials into another's keeps the sum exact, so the corpus mean (correctly rounded
+        // from the partials by aggregate.ExactSum) does not depend on the thread count.
+        res.cols = lease.th[0]->cols;
+        for (size_t t = 1; t < lease.th.size(); ++t)
+            for (size_t c = 0; c < res.cols.size(); ++c)
+                for (double x : lease.th[t]->cols[c].p) res.cols[c].add(x);
+        for (ThreadState* th : lease.th) {
+            th->misses.clear();
+            std::vector<uint32_t>().swap(th->deferred);
+            th->ws.poll = nullptr;
+            th->ws.trim();
+        }
+        lease.keep = true;
+    }
+};
+
+}  // namespace
+}  // namespace rouge

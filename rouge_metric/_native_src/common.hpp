@@ -1,0 +1,79 @@
+// Shared definitions of the native core: includes, the checked-build switch, token sequences.
+//
+// Layout of rouge_metric/_native_src (one translation unit, bindings.cpp, includes the rest; each file
+// follows one step of the Python data path, see docs/native.md):
+//   common.hpp     this file                     hash.hpp       string and pair hash tables
+//   interrupt.hpp  Ctrl-C and errors across threads
+//   text.hpp       str -> tokens (rouge-score's default tokenizer, whitespace)
+//   vocab.hpp      tokens -> ids: interning and the stem cache (shared by threads, see its header)
+//   workspace.hpp  per-thread scratch space of the kernels
+//   kernels_ngram.hpp, kernels_lcs.hpp, kernels_wlcs.hpp, rows.hpp
+//                  ids -> sufficient statistics (core_py.py is the reference of every kernel)
+//   scoring.hpp    statistics -> P/R/F, multi-reference modes, exact sums
+//   batch.hpp      one example with the GIL, or a batch on N threads without it (see its header)
+//   bindings.cpp   the Python module
+#pragma once
+
+#include <Python.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// ROUGE_METRIC_CHECKED=1 (the sanitizer builds, see setup.py): invariants that the fast build assumes
+// are checked, and a violation aborts with a message (the sanitizers then print the stack).
+#ifndef ROUGE_METRIC_CHECKED
+#define ROUGE_METRIC_CHECKED 0
+#endif
+#define ROUGE_CHECK(cond, what)                                                                   \
+    do {                                                                                          \
+        if (ROUGE_METRIC_CHECKED && !(cond)) {                                                    \
+            std::fprintf(stderr, "rouge_metric._native: check failed at %s:%d: %s\n", __FILE__, \
+                         __LINE__, what);                                                         \
+            std::abort();                                                                         \
+        }                                                                                         \
+    } while (0)
+
+namespace rouge {
+namespace {  // internal linkage: one translation unit, and inlining as for static functions
+
+// A sequence of token ids.
+struct Seq {
+    const int32_t* p;
+    size_t n;
+};
+
+// A tokenized text: all token ids, and the [begin, end) offsets of its non-empty sentences.
+struct Doc {
+    std::vector<int32_t> ids;
+    std::vector<uint32_t> sb;  // sentence boundaries: sentence k is ids[sb[2k], sb[2k+1])
+    size_t nsent() const { return sb.size() / 2; }
+    Seq sent(size_t k) const { return Seq{ids.data() + sb[2 * k], (size_t)(sb[2 * k + 1] - sb[2 * k])}; }
+    Seq all() const { return Seq{ids.data(), ids.size()}; }
+    void clear() {
+        ids.clear();
+        sb.clear();
+    }
+    // The largest id + 1 (0 when empty): the workspace size the kernels need for this text.
+    size_t id_bound() const {
+        int32_t m = -1;
+        for (int32_t x : ids) m = std::max(m, x);
+        return (size_t)(m + 1);
+    }
+};
+
+// Sufficient statistics of one (prediction, reference, type): hits, prediction total, reference
+// total, and the value best_recall selects on.
+struct Stats {
+    double hit, pt, rt, sel;
+};
+
+}  // namespace
+}  // namespace rouge

@@ -1,0 +1,268 @@
+// Hash tables of the native core: StrMap (token bytes -> int32, the vocabulary's maps) and PairTable
+// (uint64 -> int32 counts, the n-gram and skip-bigram kernels).
+//
+// Neither is synchronised. A StrMap inside the Vocab is shared by the batch threads and only read
+// while they run (see vocab.hpp); a PairTable lives in one thread's Workspace.
+#pragma once
+
+#include "common.hpp"
+
+namespace rouge {
+namespace {  // internal linkage: one translation unit, and inlining as for static functions
+
+// Keys (tokens) are hashed from their first 16 bytes as two little-endian words k0, k1 (zero-padded)
+// plus, for keys longer than 16 bytes (rare), the remaining bytes. The same words are kept inline in
+// the map's slots, so comparing a key of at most 16 bytes is one branch on register values.
+
+inline uint64_t hash_bytes(const char* p, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
+    while (n >= 8) {
+        uint64_t k;
+        std::memcpy(&k, p, 8);
+        h = (h ^ k) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t k = 0;
+    for (size_t i = 0; i < n; ++i) k |= (uint64_t)(uint8_t)p[i] << (8 * i);  // no memcpy call
+    h = (h ^ k) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
+    return h;
+}
+
+// Bytes p[0, 8) as a little-endian word (the byte order of the key words on every machine).
+inline uint64_t load_le64(const char* p) {
+    uint64_t k;
+    std::memcpy(&k, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    k = __builtin_bswap64(k);
+#endif
+    return k;
+}
+
+// Masks of the first and second key word of a key of n bytes (index min(n, 16)): table lookups, no
+// branch on the token length (it is unpredictable).
+struct KeyMasks {
+    uint64_t m0[17], m1[17];
+    KeyMasks() {
+        for (size_t n = 0; n <= 16; ++n) {
+            size_t a = n < 8 ? n : 8, b = n > 8 ? n - 8 : 0;
+            m0[n] = a == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * a)) - 1);
+            m1[n] = b == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * b)) - 1);
+        }
+    }
+};
+inline const KeyMasks KEY_MASKS;
+
+// Key words of p[0, n): any buffer (the first 16 bytes go through a zeroed local copy).
+inline void key_words(const char* p, size_t n, uint64_t& k0, uint64_t& k1) {
+    char b[16] = {0};
+    std::memcpy(b, p, n < 16 ? n : 16);
+    k0 = load_le64(b);
+    k1 = load_le64(b + 8);
+}
+
+// Key words of p[0, n) without byte loops or branches on n; needs 16 readable bytes past p + n
+// (the tokenizer's buffer keeps 16 bytes of slack).
+inline void key_words_slack(const char* p, size_t n, uint64_t& k0, uint64_t& k1) {
+    size_t c = n < 16 ? n : 16;
+    k0 = load_le64(p) & KEY_MASKS.m0[c];
+    k1 = load_le64(p + 8) & KEY_MASKS.m1[c];
+}
+
+// Hash of the key p[0, n) with words k0, k1. O(1) for n <= 16, O(n) beyond.
+inline uint64_t hash_key(uint64_t k0, uint64_t k1, const char* p, size_t n) {
+    uint64_t h = (0x9E3779B97F4A7C15ull ^ (uint64_t)n ^ k0) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+    h = (h ^ k1) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
+    if (n > 16) h ^= hash_bytes(p + 16, n - 16);
+    return h;
+}
+
+inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+inline bool same(const char* a, const char* b, size_t n) {
+    while (n >= 8) {
+        uint64_t x, y;
+        std::memcpy(&x, a, 8);
+        std::memcpy(&y, b, 8);
+        if (x != y) return false;
+        a += 8;
+        b += 8;
+        n -= 8;
+    }
+    while (n--)
+        if (*a++ != *b++) return false;
+    return true;
+}
+
+// A hashed key: the hash, the first 16 bytes as words, and the bytes (read past 16 only).
+struct Key {
+    const char* p;
+    size_t n;
+    uint64_t h, k0, k1;
+};
+inline Key make_key(const char* p, size_t n) {  // any buffer
+    Key k{p, n, 0, 0, 0};
+    key_words(p, n, k.k0, k.k1);
+    k.h = hash_key(k.k0, k.k1, p, n);
+    return k;
+}
+inline Key make_key_slack(const char* p, size_t n) {  // 16 readable bytes past p + n
+    Key k{p, n, 0, 0, 0};
+    key_words_slack(p, n, k.k0, k.k1);
+    k.h = hash_key(k.k0, k.k1, p, n);
+    return k;
+}
+
+// String -> int32 map, open addressing with linear probing (load <= 1/2); keys live in one arena.
+// 32-byte slots keep the first 16 key bytes inline, so a lookup of a token of at most 16 bytes
+// (nearly all tokens) touches one slot and compares with one branch. Memory: O(distinct keys).
+struct StrMap {
+    struct Slot {
+        uint64_t k0, k1;
+        uint32_t tag;  // high half of the hash, | 1 (0: empty slot)
+        uint32_t len;
+        uint32_t off;  // key bytes in arena
+        int32_t val;
+    };
+    std::vector<Slot> slots;
+    std::string arena;
+    size_t count = 0;
+
+    StrMap() { slots.assign(1024, Slot{0, 0, 0, 0, 0, 0}); }
+
+    static inline uint32_t tag_of(uint64_t h) { return (uint32_t)(h >> 32) | 1u; }
+
+    const int32_t* find(const Key& k) const {
+        size_t mask = slots.size() - 1;
+        uint32_t tag = tag_of(k.h);
+        for (size_t i = k.h & mask;; i = (i + 1) & mask) {
+            const Slot& s = slots[i];
+            if (s.tag == 0) return nullptr;
+            uint64_t diff = (uint64_t)(s.tag ^ tag) | (uint64_t)(s.len ^ (uint32_t)k.n) | (s.k0 ^ k.k0) | (s.k1 ^ k.k1);
+            if (diff == 0 && (k.n <= 16 || same(arena.data() + s.off + 16, k.p + 16, k.n - 16))) return &s.val;
+        }
+    }
+    void prefetch(const Key& k) const { __builtin_prefetch(&slots[k.h & (slots.size() - 1)]); }
+    // Insert a key that is not in the map. The offsets and lengths are 32-bit: a map whose keys
+    // exceed 4 GiB (or a key of 4 GiB) is refused rather than corrupted.
+    void insert(const Key& k, int32_t v) {
+        if (k.n > UINT32_MAX || arena.size() + k.n > UINT32_MAX)
+            throw std::length_error("rouge_metric: the token vocabulary exceeds 4 GiB of distinct tokens");
+        if ((count + 1) * 2 > slots.size()) grow();
+        size_t mask = slots.size() - 1;
+        size_t i = k.h & mask;
+        while (slots[i].tag != 0) i = (i + 1) & mask;
+        // Slots keep only the high half of the hash: grow() rehashes from the key words.
+        slots[i] = Slot{k.k0, k.k1, tag_of(k.h), (uint32_t)k.n, (uint32_t)arena.size(), v};
+        arena.append(k.p, k.n);
+        ++count;
+    }
+    void grow() {
+        std::vector<Slot> old;
+        old.swap(slots);
+        slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, 0});
+        size_t mask = slots.size() - 1;
+        for (const Slot& s : old) {
+            if (s.tag == 0) continue;
+            uint64_t h = hash_key(s.k0, s.k1, arena.data() + s.off, s.len);
+            size_t i = h & mask;
+            while (slots[i].tag != 0) i = (i + 1) & mask;
+            slots[i] = s;
+        }
+    }
+    // Empty, and the memory of earlier keys given back.
+    void clear() {
+        if (!count && slots.size() == 1024) return;
+        std::vector<Slot>(1024, Slot{0, 0, 0, 0, 0, 0}).swap(slots);
+        std::string().swap(arena);
+        count = 0;
+    }
+};
+
+// uint64 -> int32 table with generation stamps (O(1) clear), for n-gram and skip-bigram counts.
+// A slot is 16 bytes (key, value, stamp): one cache access per probe. reset(bound) sizes it for at
+// most `bound` distinct keys (the n-gram kernels know an exact bound: at() never grows, and stays
+// small enough to inline); reset_hint(hint) sizes it from a hint of at most INITIAL_MAX slots and
+// at_growing() doubles it when half full (skip-bigrams), so its memory is O(distinct keys).
+struct PairTable {
+    struct Slot {
+        uint64_t key;
+        int32_t val;
+        uint32_t stamp;
+    };
+    static constexpr size_t INITIAL_MAX = (size_t)1 << 20;
+    std::vector<Slot> slots;
+    uint32_t gen = 0;
+    size_t mask = 0;
+    size_t count = 0;
+
+    void reset(size_t bound) { reset_slots(bound, SIZE_MAX); }
+    void reset_hint(size_t hint) { reset_slots(hint, INITIAL_MAX); }
+    void reset_slots(size_t expected, size_t most) {
+        size_t cap = 16;
+        while (cap < expected * 2 + 2 && cap < most) cap <<= 1;
+        if (cap > slots.size()) {
+            slots.assign(cap, Slot{0, 0, 0});
+            gen = 0;
+        }
+        mask = slots.size() - 1;
+        if (++gen == 0) {
+            for (Slot& x : slots) x.stamp = 0;
+            gen = 1;
+        }
+        count = 0;
+    }
+    // The value of key, created (0) when absent; at most the bound given to reset() distinct keys.
+    // The reference is valid until the next insertion.
+    __attribute__((always_inline)) inline int32_t& at(uint64_t key) {
+        ROUGE_CHECK((count + 1) * 2 <= slots.size(), "PairTable: more keys than its bound");
+        for (size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
+            Slot& x = slots[i];
+            if (x.stamp != gen) {
+                x = Slot{key, 0, gen};
+                ++count;
+                return x.val;
+            }
+            if (x.key == key) return x.val;
+        }
+    }
+    int32_t& at_growing(uint64_t key) {
+        if ((count + 1) * 2 > slots.size()) grow();
+        return at(key);
+    }
+    int32_t* find(uint64_t key) {
+        for (size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
+            Slot& x = slots[i];
+            if (x.stamp != gen) return nullptr;
+            if (x.key == key) return &x.val;
+        }
+    }
+    void grow() {
+        std::vector<Slot> old;
+        old.swap(slots);
+        uint32_t g = gen;
+        slots.assign(old.size() * 2, Slot{0, 0, 0});
+        mask = slots.size() - 1;
+        gen = 1;
+        for (const Slot& s : old) {
+            if (s.stamp != g) continue;
+            size_t i = mix64(s.key) & mask;
+            while (slots[i].stamp == gen) i = (i + 1) & mask;
+            slots[i] = Slot{s.key, s.val, gen};
+        }
+    }
+};
+
+inline uint64_t pack(int32_t a, int32_t b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
+
+}  // namespace
+}  // namespace rouge

@@ -1,0 +1,97 @@
+// Stopping native work early: Ctrl-C (and any Python signal handler that raises), and errors in
+// batch threads.
+//
+// Ownership. An Interrupt is shared by the threads of one call: `stop` is atomic (set once, read by
+// every thread at its check points) and the first error is stored under `mu`. A Poll belongs to one
+// thread: only the thread that called from Python (`caller`) polls for signals; it takes the GIL
+// for that when it does not hold it, at most every POLL_MS milliseconds.
+//
+// Check points: between examples, and inside the kernels whose single call can be long (the rows of
+// the LCS kernels, every sentence pair of rougeLsum/rougeW, every position of ROUGE-S), so a long
+// batch or a single very long pair stops within a fraction of a second. A stopped kernel returns
+// early with a meaningless result, which the batch discards: it raises instead.
+#pragma once
+
+#include <chrono>
+#include <exception>
+#include <mutex>
+
+#include "common.hpp"
+
+namespace rouge {
+namespace {  // internal linkage: one translation unit, and inlining as for static functions
+
+struct Interrupt {
+    enum : int { RUNNING = 0, SIGNAL = 1, ERROR = 2 };
+    std::atomic<int> stop{RUNNING};
+    std::mutex mu;
+    std::exception_ptr error;  // the first C++ exception of a worker (stop == ERROR)
+
+    bool stopped() const { return stop.load(std::memory_order_relaxed) != RUNNING; }
+    void fail(std::exception_ptr e) {
+        std::lock_guard<std::mutex> g(mu);
+        if (!error) error = e;
+        stop.store(ERROR, std::memory_order_relaxed);
+    }
+    // After the threads have joined: rethrow the worker's error, or the pending Python exception of
+    // a signal handler (the caller holds the GIL again).
+    void rethrow_if_stopped();
+};
+
+struct Poll {
+    static constexpr int POLL_MS = 50;
+    Interrupt* in = nullptr;
+    bool caller = false;    // the Python thread that called: it runs signal handlers
+    bool gil_held = false;  // it holds the GIL while working (one example) or released it (a batch)
+    uint32_t countdown = 1;
+    std::chrono::steady_clock::time_point next_poll{};
+
+    Poll() = default;
+    Poll(Interrupt* i, bool is_caller, bool holds_gil) : in(i), caller(is_caller), gil_held(holds_gil) {
+        next_poll = std::chrono::steady_clock::now() + std::chrono::milliseconds(POLL_MS);
+    }
+
+    // True when the work must stop. Cheap: the caller reads the clock every 8th call (the check points
+    // are microseconds to milliseconds apart) and takes the GIL at most every POLL_MS milliseconds;
+    // the other threads only read `stop`.
+    __attribute__((always_inline)) inline bool stopped() {
+        if (!in) return false;
+        if (caller && --countdown == 0) tick();
+        return in->stopped();
+    }
+
+    __attribute__((noinline)) void tick() {
+        countdown = 8;
+        auto now = std::chrono::steady_clock::now();
+        if (now >= next_poll) {
+            next_poll = now + std::chrono::milliseconds(POLL_MS);
+            poll_signals();
+        }
+    }
+
+    void poll_signals() {
+        if (in->stopped()) return;
+        int rc;
+        if (gil_held) {
+            rc = PyErr_CheckSignals();
+        } else {
+            PyGILState_STATE g = PyGILState_Ensure();
+            rc = PyErr_CheckSignals();  // on error the exception stays set in this thread's state
+            PyGILState_Release(g);
+        }
+        if (rc < 0) in->stop.store(Interrupt::SIGNAL, std::memory_order_relaxed);
+    }
+};
+
+struct PythonErrorPending : std::exception {
+    const char* what() const noexcept override { return "a Python exception is set"; }
+};
+
+inline void Interrupt::rethrow_if_stopped() {
+    int s = stop.load();
+    if (s == ERROR && error) std::rethrow_exception(error);
+    if (s == SIGNAL) throw PythonErrorPending();
+}
+
+}  // namespace
+}  // namespace rouge

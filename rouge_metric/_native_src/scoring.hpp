@@ -1,0 +1,202 @@
+// Statistics -> scores: the sufficient statistics of one (prediction, reference, type) from the
+// kernels, P/R/F, the multi-reference modes and exact (Shewchuk) sums. Mirrors scoring.py double for
+// double (tests/test_backends.py). Ownership: TypeScorer and Spec are read-only after construction;
+// Partials belong to the thread that adds to them.
+#pragma once
+
+#include "common.hpp"
+#include "kernels_lcs.hpp"
+#include "kernels_ngram.hpp"
+#include "kernels_wlcs.hpp"
+#include "workspace.hpp"
+
+namespace rouge {
+namespace {  // internal linkage: one translation unit, and inlining as for static functions
+
+inline double round5(double x) {  // ROUGE-1.5.5's sprintf("%7.5f"), as float("%.5f" % x)
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.5f", x);
+    return std::strtod(buf, nullptr);
+}
+
+// ------------------------------------------------------------------------------------ type specs
+enum Kind { NGRAM = 0, LCS = 1, LCSUM = 2, WLCS = 3, SKIP = 4 };
+struct Spec {
+    int kind;
+    int n;
+    int skip;
+    bool unigrams;
+    double weight;
+};
+
+// scoring.pair_stats for one (prediction, reference) pair and one type.
+inline Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc& ref, bool sel) {
+    Stats o{0, 0, 0, 0};
+    switch (s.kind) {
+        case NGRAM: {
+            int64_t np = (int64_t)pred.ids.size() - s.n + 1, nr = (int64_t)ref.ids.size() - s.n + 1;
+            int64_t h = ngram_hits(ws, pred.all(), ref.all(), s.n);
+            o.hit = (double)h;
+            o.pt = (double)std::max<int64_t>(np, 0);
+            o.rt = (double)std::max<int64_t>(nr, 0);
+            if (sel) o.sel = o.rt ? round5(o.hit / o.rt) : 0.0;
+            break;
+        }
+        case LCS: {
+            int64_t h = (pred.ids.empty() || ref.ids.empty()) ? 0 : lcs_len(ws, ref.all(), pred.all());
+            o.hit = (double)h;
+            o.pt = (double)pred.ids.size();
+            o.rt = (double)ref.ids.size();
+            if (sel) o.sel = o.rt ? o.hit / o.rt : 0.0;
+            break;
+        }
+        case LCSUM: {
+            int64_t h, a, b;
+            union_lcs(ws, ref, pred, h, a, b);
+            o.hit = (double)h;
+            o.pt = (double)a;
+            o.rt = (double)b;
+            if (sel) o.sel = b ? o.hit / o.rt : 0.0;
+            break;
+        }
+        case SKIP: {
+            int64_t h, a, b;
+            skip_hits(ws, pred.all(), ref.all(), s.skip, s.unigrams, h, a, b);
+            o.hit = (double)h;
+            o.pt = (double)a;
+            o.rt = (double)b;
+            if (sel) o.sel = b ? round5(o.hit / o.rt) : 0.0;
+            break;
+        }
+        default:
+            o = wlcs(ws, ref, pred, s.weight);
+    }
+    return o;
+}
+
+// -------------------------------------------------------------------------- P / R / F, multi-ref
+enum Mode { MAX = 0, MEAN = 1, POOL = 2, BEST_RECALL = 3 };
+enum FKind { F1 = 0, FALPHA = 1, FBETA = 2 };
+
+struct Fm {
+    int kind;
+    double a;  // alpha, or beta^2
+    double operator()(double p, double r) const {
+        if (kind == FALPHA) {
+            double d = (1.0 - a) * p + a * r;
+            return d > 0 ? p * r / d : 0.0;
+        }
+        if (kind == F1) return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
+        double d = a * p + r;
+        return d > 0 ? (1 + a) * p * r / d : 0.0;
+    }
+};
+
+struct Triple {
+    double p, r, f;
+};
+
+// math.fsum (Shewchuk partials, correctly rounded), as CPython's implementation.
+struct Partials {
+    std::vector<double> p;
+    void add(double x) {
+        size_t i = 0;
+        for (size_t k = 0; k < p.size(); ++k) {
+            double y = p[k];
+            if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
+            double hi = x + y;
+            double lo = y - (hi - x);
+            if (lo != 0.0) p[i++] = lo;
+            x = hi;
+        }
+        p.resize(i);
+        p.push_back(x);
+    }
+    double sum() const {
+        size_t n = p.size();
+        double hi = 0.0;
+        if (n > 0) {
+            hi = p[--n];
+            double lo = 0.0;
+            while (n > 0) {
+                double x = hi, y = p[--n];
+                hi = x + y;
+                double yr = hi - x;
+                lo = y - yr;
+                if (lo != 0.0) break;
+            }
+            if (n > 0 && ((lo < 0.0 && p[n - 1] < 0.0) || (lo > 0.0 && p[n - 1] > 0.0))) {
+                double y = lo * 2.0;
+                double x = hi + y;
+                double yr = x - hi;
+                if (y == yr) hi = x;
+            }
+        }
+        return hi;
+    }
+};
+
+// scoring._TypeScorer.score / combine.
+struct TypeScorer {
+    bool w;
+    double inv;
+    Fm f;
+    Triple score(double h, double pt, double rt) const {
+        double p, r;
+        if (!w) {
+            p = pt ? h / pt : 0.0;
+            r = rt ? h / rt : 0.0;
+        } else {
+            p = pt ? std::pow(h / pt, inv) : 0.0;
+            r = rt ? std::pow(h / rt, inv) : 0.0;
+        }
+        return Triple{p, r, f(p, r)};
+    }
+    Triple combine(const Stats* st, size_t k, size_t stride, int mode) const {
+        if (k == 1) return score(st[0].hit, st[0].pt, st[0].rt);
+        if (mode == MAX) {
+            Triple best = score(st[0].hit, st[0].pt, st[0].rt);
+            for (size_t j = 1; j < k; ++j) {
+                const Stats& s = st[j * stride];
+                Triple sc = score(s.hit, s.pt, s.rt);
+                if (sc.f > best.f) best = sc;
+            }
+            return best;
+        }
+        if (mode == MEAN) {
+            Partials a, b, c;
+            for (size_t j = 0; j < k; ++j) {
+                const Stats& s = st[j * stride];
+                Triple sc = score(s.hit, s.pt, s.rt);
+                a.add(sc.p);
+                b.add(sc.r);
+                c.add(sc.f);
+            }
+            double kk = (double)k;
+            return Triple{a.sum() / kk, b.sum() / kk, c.sum() / kk};
+        }
+        if (mode == POOL) {
+            double h = 0.0, a = 0.0, b = 0.0;
+            for (size_t j = 0; j < k; ++j) {
+                const Stats& s = st[j * stride];
+                h += s.hit;
+                a += s.pt;
+                b += s.rt;
+            }
+            return score(h, a, b);
+        }
+        const Stats* best = st;
+        double key = -1.0;
+        for (size_t j = 0; j < k; ++j) {
+            const Stats& s = st[j * stride];
+            if (s.sel > key) {
+                best = &s;
+                key = s.sel;
+            }
+        }
+        return score(best->hit, best->pt, best->rt);
+    }
+};
+
+}  // namespace
+}  // namespace rouge

@@ -1,0 +1,98 @@
+// Per-thread scratch space of the kernels.
+//
+// Ownership: a Workspace belongs to exactly one thread for the whole of a call (the batch gives each
+// worker its own thread state; the per-pair path and the kernel functions lease one from a pool,
+// see bindings.cpp with_workspace). Nothing in it is shared. Its dense arrays are indexed by token id
+// and must cover every id the thread scores: the owner calls ensure() after the vocabulary stops
+// changing and before it scores (batch.hpp), and checked builds verify it for every text (covers()).
+#pragma once
+
+#include "common.hpp"
+#include "hash.hpp"
+#include "interrupt.hpp"
+
+namespace rouge {
+namespace {  // internal linkage: one translation unit, and inlining as for static functions
+
+// Memory limits of the kernels. Beyond them a kernel switches to a path whose memory does not grow
+// with the product of the lengths, with the same results: sparse match masks (kernels_lcs.hpp), DP
+// rows recomputed from checkpoints (rows.hpp). Settable for tests (_native._set_limits).
+struct Limits {
+    size_t mask_bytes = (size_t)64 << 20;  // dense match masks of one sequence: distinct tokens x words
+    size_t row_bytes = (size_t)64 << 20;   // DP rows held for one sentence pair (LCS and WLCS walks)
+    size_t trim_bytes = (size_t)16 << 20;  // a scratch buffer larger than this is freed after a call
+};
+inline Limits LIMITS;
+
+// One cell of the ROUGE-W dynamic program: the weighted score and the run length ending here.
+struct WCell {
+    double c;
+    int32_t l;
+};
+
+struct Workspace {
+    // Dense by token id, always left zeroed (UINT32_MAX for slot/first).
+    std::vector<int32_t> cnt_a, cnt_b;
+    std::vector<uint64_t> pm1;   // single-word match masks by id
+    std::vector<uint32_t> slot;  // multi-word masks: id -> offset in masks, or distinct index (sparse)
+    std::vector<uint32_t> first; // union_lcs: first position of a token in the reference
+    // Scratch of one kernel call.
+    std::vector<uint64_t> masks;     // dense multi-word masks, or the one expanded mask (sparse)
+    std::vector<uint32_t> occ, occ_start, occ_fill;  // sparse masks: positions grouped by token
+    std::vector<uint64_t> rows, V;
+    std::vector<uint32_t> pos;
+    std::vector<uint8_t> marked;
+    // union_lcs: occurrence chains of the reference tokens (next by position), the distinct tokens
+    // of a prediction sentence, a bitmap over reference positions.
+    std::vector<uint32_t> nxt;
+    std::vector<int32_t> distinct;
+    std::vector<uint64_t> bits;
+    std::vector<WCell> wrows;
+    std::vector<uint8_t> wmask;
+    std::vector<double> powk;
+    double powk_w = -1.0;
+    PairTable table;
+    std::vector<int32_t> g1, g2, h1, h2;
+    Poll* poll = nullptr;  // this thread's interruption checks (none: never stops)
+    Limits limits;         // a copy of LIMITS taken by the owner at the start of a call (GIL held)
+
+    size_t capacity() const { return cnt_a.size(); }
+    void ensure(size_t nid) {
+        if (cnt_a.size() < nid) {
+            size_t n = std::max(nid, cnt_a.size() * 2);
+            cnt_a.resize(n, 0);
+            cnt_b.resize(n, 0);
+            pm1.resize(n, 0);
+            slot.resize(n, UINT32_MAX);
+            first.resize(n, UINT32_MAX);
+        }
+    }
+    bool covers(const Doc& d) const { return d.id_bound() <= capacity(); }
+    __attribute__((always_inline)) inline bool stopped() { return poll && poll->stopped(); }
+
+    // pow(k, w) for k = 0..kmax, cached per weight (bit-identical to Python's k ** w).
+    const double* powtab(double w, size_t kmax) {
+        if (w != powk_w) {
+            powk.clear();
+            powk_w = w;
+        }
+        while (powk.size() <= kmax) powk.push_back(std::pow((double)powk.size(), w));
+        return powk.data();
+    }
+
+    // Free the scratch buffers that one very long input made large (the dense arrays by id stay:
+    // they are bounded by the vocabulary).
+    void trim() {
+        size_t most = limits.trim_bytes;
+        auto big = [most](const auto& v) { return v.capacity() * sizeof(v[0]) > most; };
+        auto drop = [&](auto& v) {
+            if (big(v)) std::remove_reference_t<decltype(v)>().swap(v);
+        };
+        drop(masks), drop(occ), drop(occ_start), drop(occ_fill), drop(rows), drop(V), drop(pos), drop(marked), drop(nxt);
+        drop(distinct), drop(bits), drop(wrows), drop(wmask), drop(powk), drop(g1), drop(g2), drop(h1), drop(h2);
+        if (big(table.slots)) table = PairTable();
+    }
+};
+
+}  // namespace
+}  // namespace rouge

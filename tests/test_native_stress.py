@@ -1,0 +1,377 @@
+"""Stress of the native core: cold and warm vocabularies, several thread counts, one scorer shared by
+many Python threads, chunk and work-block boundaries, Unicode and very long texts, every rouge type and
+option, every entry point, interruption and memory. Every example is compared with the pure-Python
+backend (the reference), never with a stored number.
+
+The normal test run uses a small scale; ``ROUGE_METRIC_STRESS=full`` (set by ``tools/sanitize.py``,
+which runs this module under AddressSanitizer + UBSan and under ThreadSanitizer) a larger one.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rouge_metric import Rouge, RougeScorer, core, scoring
+from corpora import STRESS_CORPORA, corpus_available, generated_corpus, load_corpus
+from strategies import WORDS, texts
+
+pytestmark = pytest.mark.skipif(not core.native_available(), reason="native extension not built")
+native = pytest.importorskip("rouge_metric._native") if core.native_available() else None
+
+FULL = os.environ.get("ROUGE_METRIC_STRESS", "") == "full"
+TESTS = Path(__file__).resolve().parent
+ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeS", "rougeS4", "rougeSU",
+             "rougeSU4"]
+
+
+def python_scores(preds, refs, **cfg):
+    return Rouge(backend="python", **cfg).score_examples(predictions=preds, references=refs)
+
+
+def cold():
+    """Forget the process's native vocabularies: the next scorer starts from an empty one."""
+    core._VOCABS.clear()
+
+
+def assert_same(got, expected, what=""):
+    assert len(got) == len(expected), what
+    for i, (g, e) in enumerate(zip(got, expected)):
+        assert g == e, f"{what}: example {i}: native {g} != python {e}"
+
+
+def run_python(code: str, timeout: float = 600, **popen) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS)] + [p for p in sys.path if p]))
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=timeout, env=env, **popen)
+
+
+# ------------------------------------------------------------------ the first batch of a process
+# The defect of 938593f: the first multi-threaded batch over words the vocabulary had not seen wrote
+# past a thread's workspace (crashes, or silently wrong scores). The old code failed every one of
+# these runs (10 of 10 per source with 300 pairs, stemming, threads 2, 3 and 8).
+COLD_SOURCES = [(name, True) for name in STRESS_CORPORA] + [("generated", True), ("generated", False)]
+
+
+@pytest.mark.parametrize("source,stem", COLD_SOURCES, ids=[f"{s}-stem{int(t)}" for s, t in COLD_SOURCES])
+def test_first_batch_in_a_fresh_process_equals_python(source, stem):
+    if source != "generated" and not corpus_available(source):
+        pytest.skip(f"../shared/corpora/{source}.jsonl.gz is not present")
+    n, repeats = (1500, 3) if FULL else (300, 1)
+    proc = subprocess.run([sys.executable, str(TESTS / "cold_batch_check.py"), source, str(n), str(int(stem)),
+                           "2,3,8", str(repeats)], capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
+
+
+def test_default_thread_count_first_call_in_fresh_process():
+    # What a user runs: rouge_metric.compute with default threads (all cores), first call.
+    proc = run_python("""
+        import math
+        from corpora import generated_corpus
+        import rouge_metric
+        from rouge_metric import Rouge
+        P, R = generated_corpus(800, seed=3, vocab=6000)
+        got = rouge_metric.compute(predictions=P, references=R, use_stemmer=True)
+        exp = Rouge(backend="python", use_stemmer=True).compute(predictions=P, references=R)
+        assert got.scores == exp.scores, (got.scores, exp.scores)
+        print("ok")
+    """)
+    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stderr[-4000:]
+
+
+# ------------------------------------------------------------ one scorer, many Python threads
+def test_one_rouge_and_one_scorer_shared_by_eight_python_threads():
+    cold()
+    n = 800 if FULL else 240
+    preds, refs = generated_corpus(n, seed=11, vocab=8000 if FULL else 3000)
+    exp = python_scores(preds, refs, use_stemmer=True)
+    exp_single = Rouge(backend="python", use_stemmer=True)
+    shared = Rouge(backend="native", use_stemmer=True, num_threads=3)
+    shared8 = Rouge(backend="native", use_stemmer=True, num_threads=8)  # same vocabulary, other scorer
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True, backend="native")
+    barrier = threading.Barrier(8)
+    errors = []
+
+    def work(tid):
+        try:
+            barrier.wait()
+            lo = (tid * n) // 8
+            hi = ((tid + 1) * n) // 8
+            for rep in range(3 if FULL else 2):
+                got = (shared if tid % 2 else shared8).score_examples(predictions=preds[lo:hi], references=refs[lo:hi])
+                assert_same(got, exp[lo:hi], f"thread {tid} batch")
+                for i in range(lo, min(hi, lo + 20)):
+                    assert shared.score(prediction=preds[i], references=refs[i]) == exp[i]
+                    want = exp_single._combine(exp_single.example_stats(preds[i], refs[i])[0])
+                    got1 = scorer.score_multi(refs[i], preds[i])
+                    assert got1 == {k: want[k] for k in got1}
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append((tid, exc))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+# ------------------------------------------------------------ chunk and work-block boundaries
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_work_block_boundaries(threads):
+    # Blocks are min(16, n / (64 * threads)) examples; threads = min(num_threads, n / 64 + 1).
+    sizes = [0, 1, 63, 64, 65, 127, 128, 129, 1023, 1024, 1025, 2047, 2048, 2049]
+    if FULL:
+        sizes += [8191, 8192, 8193]
+    preds, refs = generated_corpus(max(sizes), seed=5, vocab=2000, max_words=30)
+    exp = python_scores(preds, refs)
+    for n in sizes:
+        cold()
+        got = Rouge(backend="native", num_threads=threads).score_examples(predictions=preds[:n], references=refs[:n])
+        assert_same(got, exp[:n], f"n={n}")
+
+
+def test_chunk_boundaries_and_error_index(monkeypatch):
+    monkeypatch.setattr(scoring, "NATIVE_CHUNK", 50)
+    preds, refs = generated_corpus(260, seed=9, vocab=3000, max_words=40)
+    for n in (49, 50, 51, 100, 101, 260):
+        cold()
+        r = Rouge(backend="native", num_threads=2, use_stemmer=True)
+        assert_same(r.score_examples(predictions=preds[:n], references=refs[:n]),
+                    python_scores(preds[:n], refs[:n], use_stemmer=True), f"n={n}")
+        acc = r.accumulator(keep_values=True)
+        r.add_to(acc, predictions=preds[:n], references=refs[:n])
+        assert acc.n == n
+    # An input error names the example's index in the whole input, past the first chunk, on both backends.
+    long_pred = " ".join(["w"] * 40)
+    bad_preds = ["a"] * 120 + [long_pred] + ["a"] * 10  # f(1) = 1 for the others: no overflow
+    bad_refs = [["b"]] * 120 + [[long_pred]] + [["a"]] * 10
+    for backend in ("python", "native"):
+        with pytest.raises(OverflowError, match=r"^example 120: rougeW: f\(k\) = k\*\*40 overflows"):
+            Rouge(["rougeW"], wlcs_weight=40, backend=backend, num_threads=2).compute(
+                predictions=bad_preds, references=bad_refs)
+
+
+# ------------------------------------------------------------------ Unicode and very long texts
+@st.composite
+def long_texts(draw):
+    n = draw(st.sampled_from([70, 300, 2000] + ([9000] if FULL else [])))
+    words = draw(st.lists(st.sampled_from(WORDS), min_size=n // 2, max_size=n))
+    seps = draw(st.lists(st.sampled_from([" ", " ", " ", "\n", ", "]), min_size=len(words), max_size=len(words)))
+    return "".join(w + s for w, s in zip(words, seps))
+
+
+@settings(max_examples=60 if FULL else 15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
+@given(examples=st.lists(st.tuples(texts() | long_texts(), st.lists(texts() | long_texts(), min_size=1, max_size=3)),
+                         min_size=1, max_size=40),
+       threads=st.sampled_from([1, 2, 8]), is_cold=st.booleans(), stem=st.booleans())
+def test_hypothesis_unicode_and_long_texts(examples, threads, is_cold, stem):
+    preds = [p for p, _ in examples]
+    refs = [r for _, r in examples]
+    if is_cold:
+        cold()
+    got = Rouge(ALL_TYPES, backend="native", num_threads=threads, use_stemmer=stem).score_examples(
+        predictions=preds, references=refs)
+    assert_same(got, python_scores(preds, refs, rouge_types=ALL_TYPES, use_stemmer=stem))
+
+
+# ------------------------------------------------------------------ every type and option
+OPTIONS = [
+    dict(),
+    dict(use_stemmer="porter", multi_ref="mean"),
+    dict(use_stemmer="perl_porter", multi_ref="pool", alpha=0.3),
+    dict(use_stemmer="snowball:english", multi_ref="best_recall", beta=2.0),
+    dict(tokenizer="whitespace", use_stemmer=True, wlcs_weight=1.5),
+    dict(tokenizer="unicode", use_stemmer="snowball:german"),
+    dict(tokenizer="perl", multi_ref="pool"),
+    dict(stopwords=["the", "a", "of", "and"], use_stemmer=True),
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=[",".join(f"{k}={v}" for k, v in o.items()) or "defaults" for o in OPTIONS])
+def test_every_type_and_option_on_threads_cold_and_warm(options):
+    preds, refs = generated_corpus(400 if FULL else 120, seed=13, vocab=3000, max_words=60)
+    exp = python_scores(preds, refs, rouge_types=ALL_TYPES, **options)
+    for threads in (1, 2, 8):
+        for is_cold in (True, False):
+            if is_cold:
+                cold()
+            r = Rouge(ALL_TYPES, backend="native", num_threads=threads, **options)
+            assert_same(r.score_examples(predictions=preds, references=refs), exp, f"threads={threads} cold={is_cold}")
+            for i in range(0, len(preds), 17):
+                assert r.score(prediction=preds[i], references=refs[i]) == exp[i]
+
+
+# ------------------------------------------------------------ bounded-memory paths of the kernels
+@pytest.fixture
+def tiny_limits():
+    """Limits so small that every multi-word kernel takes its sparse-mask and checkpointed-rows paths."""
+    old = native._set_limits()
+    native._set_limits(mask_bytes=64, row_bytes=512, trim_bytes=1024)
+    yield
+    native._set_limits(*old)
+
+
+@settings(max_examples=40 if FULL else 12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(pred=long_texts(), ref=long_texts(), threads=st.sampled_from([1, 2]))
+def test_bounded_memory_paths_give_the_same_scores(tiny_limits, pred, ref, threads):
+    types = ["rougeL", "rougeLsum", "rougeW"]
+    exp = python_scores([pred, ref], [[ref], [pred]], rouge_types=types)
+    got = Rouge(types, backend="native", num_threads=threads).score_examples(
+        predictions=[pred, ref], references=[[ref], [pred]])
+    assert_same(got, exp)
+
+
+def test_long_unsplit_pair_memory_is_bounded():
+    # One pair of 60,000 tokens each on one line: the rows of the LCS walk alone would take
+    # 60,000 x 938 words (450 MB); rougeLsum on one line each is the LCS, so it equals rougeL.
+    proc = run_python("""
+        import random, resource
+        from rouge_metric import Rouge
+        rnd = random.Random(1)
+        words = [f"w{i}" for i in range(3000)]
+        a = " ".join(rnd.choice(words) for _ in range(60000))
+        b = " ".join(rnd.choice(words) for _ in range(60000))
+        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        s = Rouge(["rougeL", "rougeLsum"], backend="native").score(prediction=a, references=b)
+        grow = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024
+        assert s["rougeLsum"] == s["rougeL"], s
+        print(f"MB {grow:.0f}")
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    grow = float(proc.stdout.split("MB")[-1])
+    assert grow < 200, f"peak memory grew by {grow} MB"
+
+
+def test_cold_vocabulary_memory_is_bounded_by_distinct_words():
+    # 100 pairs of 20,000 tokens over 20,000 distinct words, cold: the memory kept for unknown tokens
+    # must follow the distinct words, not the 4 million occurrences (the old code kept ~39 bytes each).
+    proc = run_python("""
+        import random, resource
+        from rouge_metric import Rouge
+        rnd = random.Random(2)
+        words = ["".join(rnd.choice("abcdefghij") for _ in range(9)) for _ in range(20000)]
+        P = [" ".join(rnd.choice(words) for _ in range(20000)) for _ in range(100)]
+        R = [" ".join(rnd.choice(words) for _ in range(20000)) for _ in range(100)]
+        rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        base = rss()
+        Rouge(["rouge1"], backend="native", num_threads=2).compute(predictions=P, references=R)
+        cold_grow = rss() - base
+        print(f"MB {cold_grow:.0f}")
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    grow = float(proc.stdout.split("MB")[-1])
+    assert grow < 80, f"a cold batch of 4M token occurrences grew the peak memory by {grow} MB"
+
+
+# ------------------------------------------------------------------------------ interruption
+INTERRUPT = """
+    import os, sys, time
+    from rouge_metric import Rouge
+    def tasks():
+        return len(os.listdir("/proc/self/task"))
+    kind = sys.argv[1]
+    if kind == "batch":
+        import random
+        rnd = random.Random(0)
+        pool = [f"w{rnd.randrange(50)}" for _ in range(20000)]
+        P = [" ".join(pool[i % 9000: i % 9000 + 6000]) for i in range(3000)]
+        R = [" ".join(pool[(7 * i) % 9000: (7 * i) % 9000 + 6000]) for i in range(3000)]
+        r = Rouge(["rougeL", "rougeLsum"], backend="native", num_threads=2)
+        call = lambda: r.compute(predictions=P, references=R)
+    else:
+        a = " ".join(["a", "b", "c", "d"] * 60000)
+        b = " ".join(["b", "a", "d", "c"] * 60000)
+        r = Rouge(["rougeLsum"], backend="native", num_threads=2)
+        call = (lambda: r.score(prediction=a, references=b)) if kind == "pair" else \\
+               (lambda: r.compute(predictions=[a], references=[b]))
+    Rouge(["rouge1"], backend="native", num_threads=2).compute(predictions=["a b"] * 200, references=["b a"] * 200)
+    before = tasks()  # after a first threaded call (a sanitizer runtime may start a thread of its own)
+    print("started", flush=True)
+    try:
+        call()
+        print("finished")
+    except KeyboardInterrupt:
+        t = time.time()
+        time.sleep(0.2)
+        print(f"interrupted {t:.3f} tasks {tasks()} {before}")
+        s = r.score(prediction="the cat sat", references="the cat sat down")
+        print("after", s[r.rouge_types[0]].fmeasure)
+"""
+
+
+@pytest.mark.parametrize("kind", ["batch", "pair", "one-example-batch"])
+def test_ctrl_c_stops_native_work_within_a_second(kind, tmp_path):
+    # The signal comes from another process, as from a terminal (a thread of the child would need
+    # the GIL, which the per-pair path holds).
+    script = tmp_path / "interrupt.py"
+    script.write_text(textwrap.dedent(INTERRUPT))
+    proc = subprocess.Popen([sys.executable, str(script), kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout.readline().strip() == "started", proc.stderr.read()[-3000:]
+    time.sleep(1.0)
+    sent = time.time()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert "interrupted" in out, (out, err[-3000:])
+    words = out.split()
+    delay = float(words[words.index("interrupted") + 1]) - sent
+    after, before = int(words[words.index("tasks") + 1]), int(words[words.index("tasks") + 2])
+    limit = 5.0 if native.CHECKED else 1.0  # sanitizer builds run 5-15x slower
+    assert delay < limit, f"KeyboardInterrupt came {delay:.2f} s after the signal"
+    assert after == before, f"{after} threads after the interrupt, {before} before"
+    assert "after 0.857" in out  # the scorer works after an interrupted call (F of 3/3 vs 3/4 words)
+
+
+# ----------------------------------------------------------------------------- entry points
+def test_entry_points_evaluate_datasets_and_trainer_adapter_cold():
+    preds, refs = generated_corpus(600 if FULL else 200, seed=17, vocab=4000, max_words=50)
+    single = [r[0] for r in refs]
+    exp = Rouge(backend="python", use_stemmer=True).compute(predictions=preds, references=single,
+                                                              return_per_example=True)
+    # the evaluate module
+    evaluate = pytest.importorskip("evaluate")
+    cold()
+    module = evaluate.load(str(Path(__file__).resolve().parents[1] / "rouge_metric"))
+    got = module.compute(predictions=preds, references=single, use_stemmer=True, return_precision_recall=True)
+    for t, s in exp.scores.items():
+        assert got[t] == s.fmeasure and got[f"{t}_precision"] == s.precision and got[f"{t}_recall"] == s.recall
+    # datasets.map
+    datasets = pytest.importorskip("datasets")
+    from rouge_metric import RougeMapper
+
+    cold()
+    ds = datasets.Dataset.from_dict({"prediction": preds, "references": single})
+    scored = ds.map(RougeMapper(use_stemmer=True), batched=True, batch_size=64, load_from_cache_file=False)
+    for t in exp.scores:
+        assert scored[t] == [e[t].fmeasure for e in exp.per_example]
+    # the Trainer adapter, on decoded token ids
+    pytest.importorskip("transformers")
+    import numpy as np
+
+    from rouge_metric.callbacks import RougeComputeMetrics, decode_eval_pred
+    from rouge_metric.callbacks.testing import build_tokenizer
+
+    tok = build_tokenizer(preds + single, vocab_size=2000)
+    width = 400
+    enc = lambda texts: np.array([(tok(t)["input_ids"] + [-100] * width)[:width] for t in texts])  # noqa: E731
+    p_ids, l_ids = enc(preds), enc(single)
+    cold()
+    metrics = RougeComputeMetrics(tok, gen_len=False)((p_ids, l_ids))
+    decoded = decode_eval_pred(tok, p_ids, l_ids)
+    want = Rouge(backend="python", use_stemmer=True).compute(predictions=decoded.predictions,
+                                                             references=decoded.references)
+    assert metrics == want.to_dict(("fmeasure",), scale=100.0)
