@@ -6,8 +6,9 @@
 Each round runs one fresh process per build (base first in odd rounds, new first in even ones) that
 imports rouge_metric from that checkout and times, on the same pairs (rouge1/2/L/Lsum, stemming unless
 ``--no-stem``):
-- ``cold``: the first ``Rouge.compute`` of the process (import excluded; the vocabulary is empty);
-- ``compute``: ``Rouge.compute`` on 1 thread, warm (median of ``--reps`` calls);
+- ``cold``: the first ``Rouge.compute`` of the process on ``--threads`` threads (import excluded; the
+  vocabulary is empty);
+- ``compute``: ``Rouge.compute`` on ``--threads`` threads (default 1), warm (median of ``--reps`` calls);
 - ``pair``: the per-pair ``RougeScorer.score`` loop, warm (on ``--pair-limit`` pairs).
 It prints per-round times and the median over rounds of the per-round ratio base/new (> 1: new is
 faster). Two builds loaded into one process would run at the speed of the first one loaded, and this
@@ -26,13 +27,13 @@ import textwrap
 
 CHILD = textwrap.dedent("""
     import gzip, json, sys, time
-    path, stem, reps, pair_limit = sys.argv[1], sys.argv[2] == "1", int(sys.argv[3]), int(sys.argv[4])
+    path, stem, reps, pair_limit, threads = sys.argv[1], sys.argv[2] == "1", int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
     rows = [json.loads(l) for l in gzip.open(path, "rt", encoding="utf-8")]
     P = [r["prediction"] for r in rows]
     R = [r["references"] for r in rows]
     from rouge_metric import Rouge, RougeScorer, active_backend
     assert active_backend() == "native"
-    rouge = Rouge(use_stemmer=stem, num_threads=1)
+    rouge = Rouge(use_stemmer=stem, num_threads=threads)
     t = time.perf_counter(); first = rouge.compute(predictions=P, references=R); cold = time.perf_counter() - t
     warm = []
     for _ in range(reps):
@@ -56,7 +57,7 @@ CHILD = textwrap.dedent("""
 def run(tree: str, args) -> dict:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), ROUGE_METRIC_BACKEND="native", OMP_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", CHILD, args.corpus, str(int(not args.no_stem)), str(args.reps),
-                          str(args.pair_limit)], env=env, capture_output=True, text=True, cwd=os.path.abspath(tree))
+                          str(args.pair_limit), str(args.threads)], env=env, capture_output=True, text=True, cwd=os.path.abspath(tree))
     if out.returncode != 0:
         raise SystemExit(f"{tree}: {out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -71,6 +72,7 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--pair-limit", type=int, default=3000)
     ap.add_argument("--no-stem", action="store_true")
+    ap.add_argument("--threads", type=int, default=1, help="threads of the cold and warm compute calls")
     args = ap.parse_args()
     ratios = {"cold": [], "compute": [], "pair": []}
     for rnd in range(args.rounds):
