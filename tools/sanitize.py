@@ -4,6 +4,7 @@
     python tools/sanitize.py thread             # ThreadSanitizer
     python tools/sanitize.py address --quick    # the stress at the normal test scale
     python tools/sanitize.py thread -- -k cold  # extra pytest arguments after --
+    python tools/sanitize.py address --tests tests/test_native_stress.py   # only these test files
 
 It builds ``rouge_metric._native`` with ``ROUGE_METRIC_SANITIZE=<kind>`` (see setup.py: the sanitizer
 flags plus the core's own checks, ``ROUGE_METRIC_CHECKED``) into ``build/sanitize-<kind>/``, next to a
@@ -84,6 +85,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("kind", choices=sorted(KINDS))
     ap.add_argument("--quick", action="store_true", help="the stress at the normal test scale")
+    ap.add_argument("--tests", nargs="+", metavar="FILE", help="test files to run instead of the default ones")
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     args = ap.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
@@ -110,7 +112,7 @@ def main(argv=None) -> int:
         raise SystemExit("sanitize: the sanitized extension did not load")
     # Run from lib (not the repository root) so that `import rouge_metric` finds the copy.
     cmd = [sys.executable, "-m", "pytest", "-c", str(REPO / "pyproject.toml"), "--rootdir", str(REPO),
-           "-p", "no:cacheprovider", "-q", *[str(REPO / t) for t in spec["tests"]], *args.pytest_args]
+           "-p", "no:cacheprovider", "-q", *[str(REPO / t) for t in (args.tests or spec["tests"])], *args.pytest_args]
     t0 = time.monotonic()
     rc = subprocess.run(cmd, cwd=lib, env=env).returncode
     found = sorted(reports.iterdir())
