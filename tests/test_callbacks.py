@@ -303,7 +303,7 @@ def test_callback_import_fails_clearly_outside_the_supported_range():
             "except ImportError as exc:\n    print(exc)\nelse:\n    raise SystemExit('imported')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert "supports transformers>=4.46,<6; found transformers 4.40.0" in proc.stdout
-    assert 'pip install "rouge-metric-hf[train]"' in proc.stdout
+    assert 'pip install -e ".[train]" (from a clone of rouge_metric)' in proc.stdout
 
 
 def test_core_and_package_import_without_torch():
