@@ -11,8 +11,10 @@ The folder holds
 * ``app.py``: a Gradio app showing the scores of one example and its explanation;
 * ``requirements.txt``: the runtime dependencies (gradio comes from the card's ``sdk_version``).
 
-``evaluate.load(DIR)`` needs the folder name to equal the script name, so ``DIR`` must end in
-``rouge_metric``. The card is ``hub_card.md`` of the source checkout, or the copy a wheel carries.
+``evaluate.load(DIR)`` (and ``evaluate.load("<user>/<space>")``) looks for the script named after the
+folder, so the metric script is written as ``DIR/<folder name>.py`` (``rouge_metric.py`` for a folder
+named ``rouge_metric``): any folder name works except one that is a copied module's name or is not a
+plain file name. The card is ``hub_card.md`` of the source checkout, or the copy a wheel carries.
 """
 
 from __future__ import annotations
@@ -102,7 +104,8 @@ EXAMPLES = [
      True, "max"],
 ]
 
-metric = evaluate.load(os.path.join(HERE, "rouge_metric.py"))
+SCRIPT = "__SCRIPT__"  # the evaluate module of this folder (named after it)
+metric = evaluate.load(os.path.join(HERE, SCRIPT))
 
 
 def _explain_module():
@@ -171,18 +174,34 @@ if __name__ == "__main__":
 '''
 
 
+def script_name(directory: Path) -> str:
+    """The metric script's file name for a Space folder: ``<folder name>.py``, the file
+    ``evaluate.load(DIR)`` opens. Raises ValueError when the name cannot be that script's."""
+    name = Path(directory).resolve().name
+    taken = {n[:-3] for n in needed_modules()} - {SPACE_NAME}
+    if name in taken or name in ("app", "__init__"):
+        raise ValueError(
+            f"directory: the folder name {name!r} is the name of a module the Space needs ({name}.py); "
+            f"evaluate.load(DIR) would load DIR/{name}.py as the metric. Choose another name, e.g. "
+            f"{SPACE_NAME} or my_rouge"
+        )
+    if "." in name:  # evaluate imports the script as a module named after the folder: a dot splits it
+        raise ValueError(
+            f"directory: the folder name {name!r} contains a dot; evaluate.load(DIR) imports {name}.py as a "
+            f"module named {name!r}, which a dot breaks. Choose a name without dots, e.g. "
+            f"{name.replace('.', '_')}"
+        )
+    return name + ".py"
+
+
 def export_space(directory: str, overwrite: bool = False, card: Optional[str] = None) -> Dict[str, Path]:
     """Write the Space folder; returns ``{file name: path}``.
 
-    Raises ValueError when the folder name is not ``rouge_metric``, FileExistsError when a file exists
+    Raises ValueError when the folder name cannot name the metric script (:func:`script_name`), FileExistsError when a file exists
     and ``overwrite`` is false, FileNotFoundError when the metric card cannot be found.
     """
     out = Path(directory)
-    if out.resolve().name != SPACE_NAME:
-        raise ValueError(
-            f"directory: {directory!r} must be named {SPACE_NAME!r} (evaluate.load(DIR) loads "
-            f"DIR/{SPACE_NAME}.py only when the folder name equals the script name), e.g. out/{SPACE_NAME}"
-        )
+    script = script_name(out)
     card_path = Path(card) if card else DEFAULT_CARD
     if not card_path.is_file():
         raise FileNotFoundError(
@@ -191,8 +210,8 @@ def export_space(directory: str, overwrite: bool = False, card: Optional[str] = 
         )
     files: Dict[str, str] = {"README.md": card_path.read_text(encoding="utf-8")}
     for name in needed_modules():
-        files[name] = (PACKAGE_DIR / name).read_text(encoding="utf-8")
-    files["app.py"] = APP_TEMPLATE
+        files[script if name == SCRIPT else name] = (PACKAGE_DIR / name).read_text(encoding="utf-8")
+    files["app.py"] = APP_TEMPLATE.replace("__SCRIPT__", script)
     files["requirements.txt"] = "\n".join(requirements()) + "\n"
     if not overwrite:
         existing = [n for n in files if (out / n).exists()]

