@@ -410,6 +410,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
                          "--index N", EXIT_USAGE)
     config = config_from_args(args)
     ex = explain(prediction=pred, references=refs, config=config, backend=args.backend)
+    if args.html:
+        page = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>rouge-metric explain</title></head>'
+                f"<body>{ex.to_html()}</body></html>\n")
+        with _open_output(args.html) as fh:
+            fh.write(page)
     if args.json:
         print(json.dumps(ex.to_dict(), indent=2))
     else:
@@ -507,6 +512,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                     help="ANSI colours (auto: when stdout is a terminal and NO_COLOR is unset)")
     ex.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    ex.add_argument("--html", metavar="FILE", default=None,
+                    help="also write an HTML page with the matches highlighted in both texts (open it in a browser)")
     add_config_arguments(ex, aggregation=False)
     ex.set_defaults(func=cmd_explain)
 
