@@ -6,8 +6,8 @@
 * :func:`decode_eval_pred`: the decoding both use.
 
 Names are imported lazily: ``import rouge_metric.callbacks`` needs neither torch nor transformers;
-using :class:`RougeCallback` needs transformers in the supported range (``pip install
-"rouge-metric-hf[train]"``). See docs/training.md.
+using :class:`RougeCallback` needs transformers in the supported range (``pip install -e
+".[train]"`` from a clone). See docs/training.md.
 """
 
 from typing import Any

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Tuple
 
-INSTALL_HINT = 'pip install "rouge-metric-hf[train]"'
+#: From a clone of the repository (the distribution rouge-metric-hf is not on PyPI).
+INSTALL_HINT = 'pip install -e ".[train]" (from a clone of rouge_metric)'
 
 #: Supported transformers versions: ``>= MIN`` and ``< MAX`` (the ``train`` extra in pyproject.toml).
 TRANSFORMERS_MIN = "4.46"

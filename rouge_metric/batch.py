@@ -42,6 +42,15 @@ PRED_LEN_COLUMN = "pred_len"
 REF_LEN_COLUMN = "ref_len"
 
 
+def _is_row(prediction_cell: Any, indices: Any) -> bool:
+    """Whether ``datasets.map`` called without ``batched=True``: then the index is an int and a
+    prediction cell is a value (a str, or a bad non-list value the row check will name), while a
+    batched call gives a list (or, with a numpy/pandas format, an array) per column."""
+    if isinstance(indices, int) or isinstance(prediction_cell, str):
+        return True
+    return not isinstance(prediction_cell, (list, tuple)) and not hasattr(prediction_cell, "tolist")
+
+
 class RougeMapper:
     """A picklable, fingerprint-stable ``Dataset.map(batched=True)`` function adding ROUGE columns.
 
@@ -56,7 +65,8 @@ class RougeMapper:
         **options: other :class:`RougeConfig` fields (``use_stemmer``, ``tokenizer``, ``multi_ref``, ...).
 
     Call it with ``with_indices=True`` to have errors name the dataset row instead of the row
-    within the batch.
+    within the batch. ``map(mapper)`` without ``batched=True`` also works (one row per call, the same
+    values; batched is faster: the whole batch goes through the batch scorer).
     """
 
     def __init__(self, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
@@ -127,9 +137,31 @@ class RougeMapper:
                 f"{arg}: column {name!r} not found; the dataset has columns {sorted(batch)}"
             ) from None
 
-    def __call__(self, batch: Dict[str, List[Any]], indices: Optional[Sequence[int]] = None) -> Dict[str, List[Any]]:
+    def __call__(self, batch: Dict[str, Any], indices: Any = None) -> Dict[str, Any]:
+        """Score a batch (``map(batched=True)``: columns are lists, the result columns are lists) or
+        one row (``map()`` without ``batched``: cells are values, the result holds one value per
+        column; the same numbers)."""
         preds = self._column(batch, self.prediction_column, "prediction_column")
         refs = self._column(batch, self.references_column, "references_column")
+        if _is_row(preds, indices):
+            # map() without batched=True hands one row: its prediction cell is a str (iterating it
+            # would score its characters as examples). Score it as a batch of one.
+            # Without with_indices the row number is unknown: errors say "[?]" and how to get it.
+            row: Sequence[Any] = [indices] if isinstance(indices, int) else ["?"]
+            try:
+                out = self._score([preds], [refs], row)
+            except (TypeError, ValueError) as exc:
+                if isinstance(indices, int):
+                    raise
+                raise type(exc)(f"{exc} (map with with_indices=True to have the row number)") from None
+            return {k: v[0] for k, v in out.items()}
+        return self._score(preds, refs, indices)
+
+    def _score(self, preds: Sequence[Any], refs: Sequence[Any], indices: Optional[Sequence[int]]
+               ) -> Dict[str, List[Any]]:
+        if len(preds) != len(refs):  # pragma: no cover - columns of one batch have one length
+            raise ValueError(f"{self.prediction_column} and {self.references_column}: {len(preds)} and "
+                             f"{len(refs)} values in one batch")
         if indices is None:
             indices = range(len(preds))
         # Validate at the boundary (errors name the column and the row), then score the whole batch

@@ -81,10 +81,10 @@ def _read_text(path: str) -> str:
 def read_lines(path: str) -> List[str]:
     """The lines of a UTF-8 text file (``\\n`` or ``\\r\\n``; a final newline ends the last line)."""
     text = _read_text(path)
+    if not text:  # no line at all; a file holding one newline is one (empty) line, as two newlines are two
+        raise InputError(f"{path}: empty input (no lines)", EXIT_EMPTY)
     if text.endswith("\n"):
         text = text[:-1]
-    if not text:
-        raise InputError(f"{path}: empty input (no lines)", EXIT_EMPTY)
     return [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
 
 
@@ -226,7 +226,11 @@ _HELP = {
     "n_resamples": "bootstrap resamples",
     "confidence_level": "bootstrap confidence level",
     "seed": "bootstrap seed",
+    "stopwords": "a UTF-8 file with one word per line: the words removed before scoring (after tokenization, "
+                 "before stemming)",
 }
+#: Settings of the corpus aggregation: meaningless for one example (not offered by ``explain``).
+AGGREGATION_FIELDS = ("aggregation", "n_resamples", "confidence_level", "seed")
 
 
 def _docstring_help() -> Dict[str, str]:
@@ -258,11 +262,14 @@ def _config_fields() -> List[Tuple[dataclasses.Field, Any]]:
     return [(f, hints.get(f.name)) for f in dataclasses.fields(RougeConfig) if f.init]
 
 
-def add_config_arguments(p: argparse.ArgumentParser) -> None:
-    """One option per :class:`RougeConfig` field (defaults and allowed names from config.py)."""
+def add_config_arguments(p: argparse.ArgumentParser, aggregation: bool = True) -> None:
+    """One option per :class:`RougeConfig` field (defaults and allowed names from config.py);
+    ``aggregation=False`` leaves out the corpus aggregation settings (:data:`AGGREGATION_FIELDS`)."""
     g = p.add_argument_group("scoring options (RougeConfig fields)")
     doc_help = _docstring_help()
     for f, hint in _config_fields():
+        if not aggregation and f.name in AGGREGATION_FIELDS:
+            continue
         opt = "--" + f.name.replace("_", "-")
         default = f.default
         help_ = _HELP.get(f.name) or doc_help.get(f.name) or f"RougeConfig.{f.name}"
@@ -286,15 +293,16 @@ def add_config_arguments(p: argparse.ArgumentParser) -> None:
                 args = typing.get_args(hint)
                 typ = next((a for a in args if a in (int, float)), str)
             g.add_argument(opt, type=typ, default=default, help=help_ + " (default: %(default)s)")
-    g.add_argument("--bootstrap", dest="aggregation", action="store_const", const="bootstrap",
-                   help="shorthand for --aggregation bootstrap")
+    if aggregation:
+        g.add_argument("--bootstrap", dest="aggregation", action="store_const", const="bootstrap",
+                       help="shorthand for --aggregation bootstrap")
     g.add_argument("--backend", default=None, choices=["auto", "python", "native"],
                    help="kernel backend (default: $ROUGE_METRIC_BACKEND or auto; the numbers are the same)")
 
 
 def config_from_args(args: argparse.Namespace) -> RougeConfig:
     """The :class:`RougeConfig` of parsed options (validated by RougeConfig itself)."""
-    kwargs = {f.name: getattr(args, f.name) for f, _ in _config_fields()}
+    kwargs = {f.name: getattr(args, f.name) for f, _ in _config_fields() if hasattr(args, f.name)}
     kwargs["rouge_types"] = tuple(kwargs["rouge_types"])
     return RougeConfig(**kwargs)
 
@@ -402,6 +410,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
                          "--index N", EXIT_USAGE)
     config = config_from_args(args)
     ex = explain(prediction=pred, references=refs, config=config, backend=args.backend)
+    if args.html:
+        page = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>rouge-metric explain</title></head>'
+                f"<body>{ex.to_html()}</body></html>\n")
+        with _open_output(args.html) as fh:
+            fh.write(page)
     if args.json:
         print(json.dumps(ex.to_dict(), indent=2))
     else:
@@ -445,6 +458,17 @@ def _add_input_arguments(p: argparse.ArgumentParser, required: bool) -> None:
     g.add_argument("--split", default=None, help="split of a saved DatasetDict")
 
 
+def _digits(text: str) -> int:
+    """``--digits``: decimal places of the table, an integer from 0 to 17."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 17:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 17, got {text!r}")
+    return value
+
+
 def _epilog() -> str:
     return "exit codes:\n" + "\n".join(f"  {k:<4} {v}" for k, v in EXIT_CODES.items())
 
@@ -464,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     o = sc.add_argument_group("output")
     o.add_argument("--json", action="store_true", help="print JSON instead of the table")
     o.add_argument("--per-example", metavar="FILE", help="write per-example scores to FILE (JSONL)")
-    o.add_argument("--digits", type=int, default=2, help="digits in the table (default: %(default)s)")
+    o.add_argument("--digits", type=_digits, default=2, help="digits in the table, 0 to 17 (default: %(default)s)")
     o.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_config_arguments(sc)
     p155 = sc.add_argument_group("ROUGE-1.5.5.pl preset (rouge_metric.Rouge155)")
@@ -488,15 +512,18 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                     help="ANSI colours (auto: when stdout is a terminal and NO_COLOR is unset)")
     ex.add_argument("--json", action="store_true", help="print the explanation as JSON")
-    add_config_arguments(ex)
+    ex.add_argument("--html", metavar="FILE", default=None,
+                    help="also write an HTML page with the matches highlighted in both texts (open it in a browser)")
+    add_config_arguments(ex, aggregation=False)
     ex.set_defaults(func=cmd_explain)
 
     sp = sub.add_parser("export-space", help="write a Hugging Face Space folder for this metric",
                         epilog=_epilog(), formatter_class=fmt,
-                        description="Write README.md (the metric card), rouge_metric.py and the package "
-                                    "modules it needs, app.py and requirements.txt. The folder name must "
-                                    "be rouge_metric for evaluate.load(DIR).")
-    sp.add_argument("directory", metavar="DIR", help="output folder (its last component must be rouge_metric)")
+                        description="Write README.md (the metric card), the evaluate module named after "
+                                    "the folder (DIR/<name>.py, what evaluate.load(DIR) opens) and the "
+                                    "package modules it needs, app.py and requirements.txt.")
+    sp.add_argument("directory", metavar="DIR",
+                    help="output folder, e.g. out/rouge_metric; its name is the metric's (evaluate.load(DIR))")
     sp.add_argument("--force", action="store_true", help="overwrite files in an existing folder")
     sp.add_argument("--quiet", "-q", action="store_true")
     sp.set_defaults(func=cmd_export_space)
@@ -511,6 +538,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except InputError as exc:
         print(f"rouge-metric: error: {exc}", file=sys.stderr)
         return exc.code
+    except FileNotFoundError as exc:  # a setting's file (--stopwords, --exceptions) cannot be read
+        print(f"rouge-metric: error: {exc}", file=sys.stderr)
+        return EXIT_FILE
     except LookupError as exc:  # missing nltk data (KeyError is a LookupError but not raised here)
         print(f"rouge-metric: error: {exc}", file=sys.stderr)
         return EXIT_RESOURCE

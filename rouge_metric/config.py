@@ -93,6 +93,20 @@ def parse_rouge_type(name: Any, weight: float = 1.2) -> TypeSpec:
     raise ValueError(f"rouge_types: invalid rouge type {name!r}; allowed: {ROUGE_TYPE_HELP}")
 
 
+def as_type_names(rouge_types: Any) -> Tuple[Any, ...]:
+    """``rouge_types`` as a tuple: one name (a str) or an iterable of names (checked later, one by one).
+
+    >>> as_type_names("rougeL"), as_type_names(["rouge1", "rouge2"])
+    (('rougeL',), ('rouge1', 'rouge2'))
+    """
+    if isinstance(rouge_types, str):
+        return (rouge_types,)
+    if rouge_types is None or isinstance(rouge_types, (bytes, dict)) or not hasattr(rouge_types, "__iter__"):
+        raise TypeError(f"rouge_types: expected a list of type names (str), got "
+                        f"{'None' if rouge_types is None else type(rouge_types).__name__}; allowed: {ROUGE_TYPE_HELP}")
+    return tuple(rouge_types)
+
+
 def _check_choice(arg: str, value: Any, allowed: Sequence[str]) -> None:
     if value not in allowed:
         raise ValueError(f"{arg}: invalid value {value!r}; allowed: {', '.join(map(repr, allowed))}")
@@ -147,13 +161,7 @@ class RougeConfig:
     stopwords: Any = dataclasses.field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        types = self.rouge_types
-        if isinstance(types, str):
-            types = (types,)
-        try:
-            types = tuple(types)
-        except TypeError:
-            raise TypeError(f"rouge_types: expected a list of type names, got {type(types).__name__}") from None
+        types = as_type_names(self.rouge_types)
         if not types:
             raise ValueError(f"rouge_types: must not be empty; allowed: {ROUGE_TYPE_HELP}")
         if len(set(types)) != len(types):
@@ -212,9 +220,12 @@ class RougeConfig:
 
         _check_choice("multi_ref", self.multi_ref, MULTI_REF_MODES)
         _check_choice("aggregation", self.aggregation, AGGREGATIONS)
+        # F = (1+b^2)PR/(b^2 P + R) needs a finite b^2 (b > ~1.3e154 makes it inf and F NaN) and a
+        # non-zero one beside 1 (b < ~1e-154 underflows b^2 to 0: F would silently become P).
         if isinstance(self.beta, bool) or not isinstance(self.beta, (int, float)) or not self.beta > 0 \
-                or self.beta == float("inf"):
-            raise ValueError(f"beta: expected a finite number > 0, got {self.beta!r}")
+                or not 0.0 < float(self.beta) * float(self.beta) < float("inf"):
+            raise ValueError(f"beta: expected a finite number > 0 whose square is a finite non-zero float "
+                             f"(about 1e-154 < beta < 1.3e154), got {self.beta!r}")
         if self.alpha is not None:
             if isinstance(self.alpha, bool) or not isinstance(self.alpha, (int, float)) \
                     or not 0.0 <= self.alpha <= 1.0:

@@ -13,7 +13,11 @@ plus the evidence behind ``hit``:
   sentence and which of them count as hits after the unigram clipping of ROUGE-1.5.5 / rouge-score;
 * rougeW: per reference sentence, the positions on the weighted-LCS paths.
 
-Tokens are shown as the scorer sees them (after lower-casing and stemming).
+Tokens are shown as the scorer sees them (after lower-casing and stemming). Every explanation is
+cross-checked (:func:`cross_check`): P/R/F re-derived from its counts with ROUGE-1.5.5's general F
+formula, the evidence adding up to the hit, each LCS verified as a common subsequence of both texts;
+``Explanation.cross_checked`` says whether all held. :meth:`Explanation.to_html` renders it with the
+matches highlighted in both texts (the Hub Space and ``rouge-metric explain --html`` show that).
 
 >>> ex = explain(prediction="the cat sat on the mat", references="the cat lay on the mat",
 ...              rouge_types=["rouge2", "rougeL"])
@@ -69,8 +73,24 @@ class SentenceHits:
 
 
 @dataclasses.dataclass(frozen=True)
+class Check:
+    """One cross-check of an explanation: ``name`` says what was verified, ``ok`` whether it held,
+    ``detail`` what differed (empty when it held)."""
+
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class TypeExplanation:
-    """One rouge type against one reference: the scorer's statistics and their evidence."""
+    """One rouge type against one reference: the scorer's statistics and their evidence.
+
+    ``pred_sentence_marks`` (rougeLsum): per prediction sentence, its positions on an LCS with some
+    reference sentence (the prediction side of the union-LCS; the hits are counted on the reference side).
+    ``checks``: the cross-checks of :func:`cross_check` (P/R/F re-derived from the counts with the general
+    F formula; the evidence adds up to the hit; the LCS is a common subsequence of both texts).
+    """
 
     rouge_type: str
     kind: str
@@ -83,6 +103,13 @@ class TypeExplanation:
     ref_positions: Tuple[int, ...] = ()
     lcs: Tuple[str, ...] = ()
     sentences: Tuple[SentenceHits, ...] = ()
+    pred_sentence_marks: Tuple[Tuple[int, ...], ...] = ()
+    checks: Tuple[Check, ...] = ()
+
+    @property
+    def cross_checked(self) -> bool:
+        """Every check held (and there was at least one)."""
+        return bool(self.checks) and all(c.ok for c in self.checks)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,17 +131,38 @@ class Explanation:
     combined: Dict[str, Score]
     multi_ref: str
     signature: str
+    combined_checks: Tuple[Check, ...] = ()
+
+    @property
+    def cross_checked(self) -> bool:
+        """Every check of every type and reference held, and the combined scores were re-derived."""
+        return all(te.cross_checked for ref in self.references for te in ref.types.values()) \
+            and all(c.ok for c in self.combined_checks)
+
+    def failed_checks(self) -> List[str]:
+        """``"<where>: <check>: <detail>"`` for every check that did not hold."""
+        out = [f"reference {k}, {t}: {c.name}: {c.detail}" for k, ref in enumerate(self.references, 1)
+               for t, te in ref.types.items() for c in te.checks if not c.ok]
+        return out + [f"combined: {c.name}: {c.detail}" for c in self.combined_checks if not c.ok]
 
     def to_dict(self) -> Dict[str, Any]:
-        """A JSON-serialisable dict (tuples become lists)."""
+        """A JSON-serialisable dict (tuples become lists), with ``cross_checked`` at every level."""
         out = dataclasses.asdict(self)
         out["combined"] = {t: sc._asdict() for t, sc in self.combined.items()}
+        out["cross_checked"] = self.cross_checked
         for ref, rd in zip(self.references, out["references"]):
             for t, te in ref.types.items():
                 rd["types"][t]["score"] = te.score._asdict()
+                rd["types"][t]["cross_checked"] = te.cross_checked
                 for m, md in zip(te.matches, rd["types"][t]["matches"]):
                     md["clipped"] = m.clipped
         return out
+
+    def to_html(self, scale: float = 100.0) -> str:
+        """A self-contained HTML fragment: the matches highlighted in both texts (one colour per rouge
+        type, a legend), the P/R/F table with the counts, and whether the cross-checks held. All text
+        is HTML-escaped."""
+        return _html(self, scale)
 
     def format(self, color: bool = False, scale: float = 100.0) -> str:
         """A report for the terminal: matched tokens highlighted (ANSI colours, or [brackets] plain)."""
@@ -192,6 +240,136 @@ def _wlcs_marks(ref_sents, pred_sents, weight: float) -> Tuple[SentenceHits, ...
     return tuple(out)
 
 
+def _pred_union_marks(ref_sents, pred_sents) -> Tuple[Tuple[int, ...], ...]:
+    """rougeLsum, prediction side: per prediction sentence, its positions on an LCS with some reference
+    sentence (:func:`core_py.lcs_indices` with the roles swapped)."""
+    out = []
+    for c in pred_sents:
+        marks = set()
+        if c:
+            pm = core_py._match_masks(c)
+            for r in ref_sents:
+                if r and not pm.keys().isdisjoint(r):
+                    marks.update(core_py.lcs_indices(c, r))
+        out.append(tuple(sorted(marks)))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------------- cross-checks
+def _f_general(p: float, r: float, alpha: float) -> float:
+    """ROUGE-1.5.5's general F: PR / ((1 - alpha) P + alpha R); Fβ is alpha = 1 / (1 + β²)."""
+    d = (1.0 - alpha) * p + alpha * r
+    return p * r / d if d > 0 else 0.0
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _prf(hit: float, pred_total: float, ref_total: float, alpha: float, inv: float = 1.0) -> Score:
+    p = (hit / pred_total) ** inv if pred_total else 0.0
+    r = (hit / ref_total) ** inv if ref_total else 0.0
+    return Score(p, r, _f_general(p, r, alpha))
+
+
+def _score_check(got: Score, want: Score) -> Check:
+    ok = all(_close(a, b) for a, b in zip(got, want))
+    return Check("P/R/F re-derived from the counts", ok, "" if ok else f"scorer {tuple(got)} != re-derived {tuple(want)}")
+
+
+def _is_subsequence(seq: Sequence[str], tokens: Sequence[str]) -> bool:
+    it = iter(tokens)
+    return all(any(t == u for u in it) for t in seq)
+
+
+def _positions_check(name: str, positions: Sequence[int], tokens: Sequence[str], want: Sequence[str]) -> Check:
+    ok = list(positions) == sorted(set(positions)) and all(0 <= i < len(tokens) for i in positions) \
+        and tuple(tokens[i] for i in positions) == tuple(want)
+    return Check(name, ok, "" if ok else f"positions {list(positions)} do not spell {list(want)}")
+
+
+def cross_check(te: TypeExplanation, pred_tokens: Sequence[str], pred_sents: Sequence[Sequence[str]],
+                ref_tokens: Sequence[str], ref_sents: Sequence[Sequence[str]], alpha: float,
+                inv: float = 1.0) -> Tuple[Check, ...]:
+    """Verify one type's explanation independently of the scorer's arithmetic.
+
+    Always: P, R and F re-derived from ``hit / pred_total / ref_total`` with ROUGE-1.5.5's general F
+    formula (``alpha``; F1 is alpha = 0.5) equal the scorer's. Per kind: the n-gram matches recounted
+    from the token lists and their clipped counts summing to the hit (rougeN, rougeS/SU: the sum); the
+    LCS spelled by its positions in both texts, increasing, of the hit's length (rougeL); per
+    reference sentence the LCS with every prediction sentence recomputed, checked to be a common
+    subsequence of the two, their union equal to the marked positions, the hits a subset summing to
+    the hit (rougeLsum); hits within marks (rougeW). O(the explanation's own cost).
+    """
+    checks = [_score_check(te.score, _prf(te.hit, te.pred_total, te.ref_total, alpha, inv))]
+    kind = te.kind
+    if kind in ("ngram", "skip"):
+        total = sum(m.clipped for m in te.matches)
+        ok = total == te.hit and all(m.pred_count > 0 and m.ref_count > 0 for m in te.matches)
+        checks.append(Check("clipped matches add up to the hit", ok, "" if ok else f"{total} != {te.hit}"))
+    if kind == "ngram":
+        n = len(te.matches[0].unit) if te.matches else 0
+        if n:
+            def count(tokens):
+                c: Counter = Counter()
+                for i in range(len(tokens) - n + 1):
+                    c[tuple(tokens[i:i + n])] += 1
+                return c
+            pc, rc = count(pred_tokens), count(ref_tokens)
+            bad = [" ".join(m.unit) for m in te.matches if (pc[m.unit], rc[m.unit]) != (m.pred_count, m.ref_count)]
+            checks.append(Check("n-gram counts recounted in both texts", not bad, ", ".join(bad)))
+    elif kind == "lcs":
+        ok = len(te.lcs) == te.hit
+        checks.append(Check("LCS length is the hit", ok, "" if ok else f"{len(te.lcs)} != {te.hit}"))
+        checks.append(_positions_check("LCS is a subsequence of the prediction", te.pred_positions, pred_tokens, te.lcs))
+        checks.append(_positions_check("LCS is a subsequence of the reference", te.ref_positions, ref_tokens, te.lcs))
+    elif kind == "lcsum":
+        bad = []
+        for s, r in zip(te.sentences, ref_sents):
+            union = set()
+            for c in pred_sents:
+                idx = core_py.lcs_indices(list(r), list(c)) if r and c else []
+                if not _is_subsequence([r[i] for i in idx], c):
+                    bad.append(f"sentence {s.index + 1}: LCS not in a prediction sentence")
+                union.update(idx)
+            if tuple(sorted(union)) != s.marked or not set(s.hits) <= set(s.marked):
+                bad.append(f"sentence {s.index + 1}: union {sorted(union)} vs marked {list(s.marked)}")
+        total = sum(len(s.hits) for s in te.sentences)
+        if total != te.hit:
+            bad.append(f"hits {total} != {te.hit}")
+        checks.append(Check("union-LCS: every LCS a common subsequence, hits add up", not bad, "; ".join(bad)))
+    elif kind == "wlcs":
+        ok = all(set(s.hits) <= set(s.marked) for s in te.sentences) \
+            and (te.hit == 0) == (sum(len(s.hits) for s in te.sentences) == 0)
+        checks.append(Check("weighted-LCS hits lie on the marked paths", ok))
+    return tuple(checks)
+
+
+def _combined_checks(combined: Dict[str, Score], refs: List["ReferenceExplanation"], mode: str,
+                     alpha: float, invs: Dict[str, float]) -> Tuple[Check, ...]:
+    """The example's score re-derived from the per-reference explanations (``multi_ref`` mode)."""
+    out = []
+    for t, got in combined.items():
+        per = [ref.types[t] for ref in refs]
+        if mode == "pool" or len(per) == 1:
+            want = _prf(sum(te.hit for te in per), sum(te.pred_total for te in per),
+                        sum(te.ref_total for te in per), alpha, invs[t])
+            ok = all(_close(a, b) for a, b in zip(got, want))
+        elif mode == "max":
+            best = per[0].score
+            for te in per[1:]:
+                if te.score.fmeasure > best.fmeasure:
+                    best = te.score
+            ok = all(_close(a, b) for a, b in zip(got, best))
+        elif mode == "mean":
+            ok = all(_close(got[i], sum(te.score[i] for te in per) / len(per)) for i in range(3))
+        else:  # best_recall: the score of one of the references
+            ok = any(all(_close(a, b) for a, b in zip(got, te.score)) for te in per)
+        out.append(Check(f"{t}: combined over references ({mode}) re-derived", ok,
+                         "" if ok else f"combined {tuple(got)} not re-derived"))
+    return tuple(out)
+
+
 def _flat(view) -> Tuple[List[str], List[List[str]]]:
     toks, sents = view
     if toks is None:
@@ -212,6 +390,9 @@ def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DE
     refs = normalize_references(references, 0, "references")
     pv = rouge.process(prediction)
     p_toks, p_sents = _flat(pv)
+    cfg = rouge.config
+    alpha = cfg.alpha if cfg.alpha is not None else 1.0 / (1.0 + cfg.beta * cfg.beta)
+    invs = {sp.name: (1.0 / sp.weight if sp.kind == "wlcs" else 1.0) for sp in rouge.specs}
     ref_out = []
     for r in refs:
         rv = rouge.process(r)
@@ -241,15 +422,19 @@ def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DE
                 te = TypeExplanation(**base, lcs=lcs, ref_positions=tuple(idx),
                                      pred_positions=_embed(lcs, p_toks))
             elif spec.kind == "lcsum":
-                te = TypeExplanation(**base, sentences=_union_lcs_hits(r_sents, p_sents))
+                te = TypeExplanation(**base, sentences=_union_lcs_hits(r_sents, p_sents),
+                                     pred_sentence_marks=_pred_union_marks(r_sents, p_sents))
             else:  # wlcs
                 te = TypeExplanation(**base, sentences=_wlcs_marks(r_sents, p_sents, spec.weight))
+            te = dataclasses.replace(te, checks=cross_check(te, p_toks, p_sents, r_toks, r_sents, alpha,
+                                                            invs[spec.name]))
             types[spec.name] = te
         ref_out.append(ReferenceExplanation(r, tuple(r_toks), types))
+    combined = rouge.score(prediction=prediction, references=refs)
     return Explanation(
         prediction=prediction, pred_tokens=tuple(p_toks), pred_sentences=tuple(tuple(s) for s in p_sents),
-        references=ref_out, combined=rouge.score(prediction=prediction, references=refs),
-        multi_ref=rouge.config.multi_ref, signature=rouge.signature(),
+        references=ref_out, combined=combined, multi_ref=rouge.config.multi_ref, signature=rouge.signature(),
+        combined_checks=_combined_checks(combined, ref_out, rouge.config.multi_ref, alpha, invs),
     )
 
 
@@ -314,5 +499,144 @@ def _format(ex: Explanation, color: bool, scale: float) -> str:
         lines.append(b(f"combined over references (multi_ref={ex.multi_ref})") + ":")
         for t, sc in ex.combined.items():
             lines.append(f"  {t:<{width}}  {_fmt_score(sc, scale)}")
+    if ex.cross_checked:
+        lines.append("cross-checked: P/R/F re-derived from the counts; every LCS a common subsequence of both texts")
+    else:
+        lines.append("NOT cross-checked: " + "; ".join(ex.failed_checks()))
     lines.append(ex.signature)
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------ HTML
+#: Highlight colour per rouge type family (the legend shows the types present). Readable on white.
+TYPE_COLORS = {"ngram1": "#93c5fd", "ngram2": "#86efac", "ngram": "#5eead4", "lcs": "#fdba74",
+               "lcsum": "#d8b4fe", "wlcs": "#f9a8d4", "skip": "#fde047"}
+_CSS = """
+.rm-explain{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:14px;line-height:1.9;color:#111}
+.rm-explain table{border-collapse:collapse;margin:.4em 0}
+.rm-explain th,.rm-explain td{border:1px solid #d4d4d8;padding:2px 8px;text-align:right}
+.rm-explain th:first-child,.rm-explain td:first-child{text-align:left}
+.rm-status{padding:4px 8px;border-radius:6px;margin:.3em 0;font-weight:600}
+.rm-ok{background:#dcfce7;color:#14532d}.rm-bad{background:#fee2e2;color:#7f1d1d}
+.rm-legend span{display:inline-block;margin-right:12px}
+.rm-swatch{display:inline-block;width:1em;height:1em;border-radius:3px;vertical-align:-2px;margin-right:4px}
+.rm-type{border-left:4px solid var(--c);padding:2px 10px;margin:.5em 0}
+.rm-head{font-weight:600}.rm-note{color:#52525b;font-size:12px}
+.rm-label{display:inline-block;min-width:7em;color:#52525b;font-size:12px}
+.rm-tok{padding:1px 2px;border-radius:3px}
+mark.rm-hit{background:var(--c);color:#111}
+mark.rm-clipped{background:transparent;outline:2px dashed var(--c);color:#111}
+.rm-chip{display:inline-block;background:var(--c);border-radius:10px;padding:0 8px;margin:1px 3px;font-size:12px}
+.rm-sig{color:#71717a;font-size:11px;word-break:break-all}
+"""
+
+
+def type_color(te: TypeExplanation) -> str:
+    """The highlight colour of a rouge type (rouge1, rouge2 and longer n-grams differ)."""
+    if te.kind == "ngram":
+        n = len(te.matches[0].unit) if te.matches else int(te.rouge_type[len("rouge"):])
+        return TYPE_COLORS.get(f"ngram{n}", TYPE_COLORS["ngram"])
+    return TYPE_COLORS[te.kind]
+
+
+def _h(x: Any) -> str:
+    import html
+
+    return html.escape(str(x), quote=True)
+
+
+def _tokens_html(tokens: Sequence[str], hits: Sequence[int], side: str, weak: Sequence[int] = ()) -> str:
+    hs, ws = set(hits), set(weak) - set(hits)
+    out = []
+    for i, t in enumerate(tokens):
+        if i in hs:
+            out.append(f'<mark class="rm-tok rm-hit" data-side="{side}" data-pos="{i}">{_h(t)}</mark>')
+        elif i in ws:
+            out.append(f'<mark class="rm-tok rm-clipped" data-side="{side}" data-pos="{i}">{_h(t)}</mark>')
+        else:
+            out.append(f'<span class="rm-tok">{_h(t)}</span>')
+    return " ".join(out) if out else '<span class="rm-note">(no tokens)</span>'
+
+
+def _row(label: str, body: str) -> str:
+    return f'<div class="rm-row"><span class="rm-label">{_h(label)}</span>{body}</div>'
+
+
+def _pct(x: float, scale: float) -> str:
+    return f"{x * scale:.2f}"
+
+
+def _type_html(ex: Explanation, ref: ReferenceExplanation, te: TypeExplanation, scale: float) -> str:
+    color = type_color(te)
+    sc = te.score
+    head = (f'<div class="rm-head">{_h(te.rouge_type)} <span class="rm-note">P {_pct(sc.precision, scale)} · '
+            f'R {_pct(sc.recall, scale)} · F {_pct(sc.fmeasure, scale)} · hits {_num(te.hit)} / prediction '
+            f'{_num(te.pred_total)} / reference {_num(te.ref_total)}</span></div>')
+    body = []
+    if te.kind in ("ngram", "skip") and te.matches:
+        sep = " … " if te.kind == "skip" else " "
+        chips = "".join(
+            f'<span class="rm-chip" title="prediction {m.pred_count}, reference {m.ref_count}">'
+            f'{_h(sep.join(m.unit))} ×{m.clipped}</span>' for m in te.matches)
+        body.append(_row("matched", chips))
+    if te.kind == "ngram":
+        body.append(_row("prediction", _tokens_html(ex.pred_tokens, te.pred_positions, "pred")))
+        body.append(_row("reference", _tokens_html(ref.tokens, te.ref_positions, "ref")))
+    elif te.kind == "lcs":
+        body.append(_row(f"LCS ({len(te.lcs)})", _h(" ".join(te.lcs)) or '<span class="rm-note">(empty)</span>'))
+        body.append(_row("prediction", _tokens_html(ex.pred_tokens, te.pred_positions, "pred")))
+        body.append(_row("reference", _tokens_html(ref.tokens, te.ref_positions, "ref")))
+    elif te.kind in ("lcsum", "wlcs"):
+        if te.kind == "lcsum":
+            for k, (toks, marks) in enumerate(zip(ex.pred_sentences, te.pred_sentence_marks), 1):
+                body.append(_row(f"prediction s{k}", _tokens_html(toks, marks, "pred")))
+        for s in te.sentences:
+            clipped = len(s.marked) - len(s.hits)
+            label = f"reference s{s.index + 1}"
+            note = f' <span class="rm-note">hits {len(s.hits)}' + (f", {clipped} clipped" if clipped else "") + "</span>"
+            body.append(_row(label, _tokens_html(s.tokens, s.hits, "ref", weak=s.marked) + note))
+    elif te.kind == "skip" and not te.matches:
+        body.append(_row("matched", '<span class="rm-note">(none)</span>'))
+    return (f'<div class="rm-type" data-type="{_h(te.rouge_type)}" style="--c:{color}">' + head + "".join(body)
+            + "</div>")
+
+
+def _html(ex: Explanation, scale: float) -> str:
+    parts = [f"<style>{_CSS}</style>", '<div class="rm-explain">']
+    if ex.cross_checked:
+        parts.append('<div class="rm-status rm-ok" data-cross-checked="true">✓ cross-checked: P/R/F re-derived '
+                     "from the counts below; every LCS verified as a common subsequence of both texts</div>")
+    else:
+        parts.append('<div class="rm-status rm-bad" data-cross-checked="false">✗ not cross-checked: '
+                     + _h("; ".join(ex.failed_checks())) + "</div>")
+    # score table: the example's score (combined over references) and the counts per reference
+    multi = len(ex.references) > 1
+    head = "<tr><th>type</th><th>precision</th><th>recall</th><th>F</th>" + "".join(
+        f"<th>hits / pred / ref{f' (ref {k})' if multi else ''}</th>" for k in range(1, len(ex.references) + 1)) + "</tr>"
+    rows = []
+    for t, sc in ex.combined.items():
+        cells = "".join(f"<td>{_num(r.types[t].hit)} / {_num(r.types[t].pred_total)} / {_num(r.types[t].ref_total)}</td>"
+                        for r in ex.references)
+        rows.append(f'<tr data-type="{_h(t)}"><td>{_h(t)}</td><td>{_pct(sc.precision, scale)}</td>'
+                    f"<td>{_pct(sc.recall, scale)}</td><td>{_pct(sc.fmeasure, scale)}</td>{cells}</tr>")
+    caption = f"<caption>scores ×{scale:g}" + (f", combined over references (multi_ref={_h(ex.multi_ref)})"
+                                                 if multi else "") + "</caption>"
+    parts.append(f'<table class="rm-scores">{caption}{head}{"".join(rows)}</table>')
+    counts = [f"prediction: {len(ex.pred_tokens)} tokens"] + [
+        f"reference {k}: {len(r.tokens)} tokens" for k, r in enumerate(ex.references, 1)]
+    parts.append(f'<div class="rm-note rm-counts">{_h(" · ".join(counts))}</div>')
+    # legend: one swatch per type present, and the clipped style
+    first = ex.references[0].types
+    legend = "".join(f'<span><span class="rm-swatch" style="background:{type_color(te)}"></span>{_h(t)}</span>'
+                     for t, te in first.items())
+    if any(te.kind in ("lcsum", "wlcs") for te in first.values()):
+        legend += ('<span><span class="rm-swatch" style="outline:2px dashed #71717a"></span>on an LCS, '
+                   "clipped (not counted)</span>")
+    parts.append(f'<div class="rm-legend">{legend}</div>')
+    for k, ref in enumerate(ex.references, 1):
+        parts.append(f'<div class="rm-ref" data-ref="{k}"><div class="rm-head">reference {k}</div>')
+        parts.extend(_type_html(ex, ref, te, scale) for te in ref.types.values())
+        parts.append("</div>")
+    parts.append(f'<div class="rm-note">tokens as the scorer sees them (tokenizer, lower-casing, stemming)</div>'
+                 f'<div class="rm-sig">{_h(ex.signature)}</div></div>')
+    return "".join(parts)

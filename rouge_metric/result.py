@@ -77,6 +77,8 @@ class CorpusResult:
 
     def format_table(self, scale: float = 100.0, digits: int = 2) -> str:
         """A plain-text table: one row per type, P/R/F (with the CI when present), then the signature."""
+        if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 17:
+            raise ValueError(f"digits: expected an integer from 0 to 17 (decimal places), got {digits!r}")
         rows: List[List[str]] = []
         head = ["type", "precision", "recall", "fmeasure"]
         for t, sc in self.scores.items():

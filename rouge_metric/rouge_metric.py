@@ -81,6 +81,24 @@ Examples:
 """
 
 
+_SPELLINGS = {"add": ("prediction", "reference"), "add_batch": ("predictions", "references")}
+
+
+def _check_keywords(method, kwargs):
+    """Reject keywords this module has no input for, naming the right spelling (evaluate would
+    otherwise report the missing input as None): add() takes one example, add_batch() a batch."""
+    if not kwargs:
+        return
+    other = "add_batch" if method == "add" else "add"
+    mine, theirs = _SPELLINGS[method], _SPELLINGS[other]
+    fixes = [f"{k}= -> {mine[theirs.index(k)]}=" for k in sorted(kwargs) if k in theirs]
+    raise TypeError(
+        f"{method}: unexpected keyword argument(s) {', '.join(map(repr, sorted(kwargs)))}; {method}() takes "
+        f"{mine[0]}= and {mine[1]}=" + (f" (did you mean {', '.join(fixes)}?)" if fixes else "")
+        + f"; {other}() takes {theirs[0]}= and {theirs[1]}="
+    )
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class RougeMetric(evaluate.Metric):
     """The ``rouge_metric`` evaluate module (name derived from the class name)."""
@@ -110,6 +128,7 @@ class RougeMetric(evaluate.Metric):
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (validated: the message names the bad index)."""
+        _check_keywords("add_batch", kwargs)
         # Validate here, where the index of a bad input is still known (evaluate's own check cannot
         # name it, and an empty batch makes it raise IndexError). References are always stored as
         # lists: evaluate picks one feature format from the first example, and a plain string stored
@@ -122,6 +141,7 @@ class RougeMetric(evaluate.Metric):
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference(s) (validated)."""
+        _check_keywords("add", kwargs)
         if prediction is not None or reference is not None:
             preds, refs = validate_batch([prediction], [reference])
             prediction, reference = preds[0], refs[0]
@@ -149,7 +169,7 @@ class RougeMetric(evaluate.Metric):
         return_signature=False,
     ):
         config = RougeConfig(
-            rouge_types=tuple(rouge_types) if rouge_types is not None else DEFAULT_ROUGE_TYPES,
+            rouge_types=rouge_types if rouge_types is not None else DEFAULT_ROUGE_TYPES,
             use_stemmer=use_stemmer,
             tokenizer=tokenizer,
             sentence_splitter=sentence_splitter,

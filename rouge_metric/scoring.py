@@ -8,11 +8,11 @@ multi-reference selection -> :class:`Score` per example -> :class:`CorpusAccumul
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import core
 from .aggregate import CorpusAccumulator, bootstrap
-from .config import DEFAULT_ROUGE_TYPES, RougeConfig, TypeSpec
+from .config import DEFAULT_ROUGE_TYPES, RougeConfig, TypeSpec, as_type_names
 from .result import CorpusResult, Score
 from .text import TextPipeline
 
@@ -57,6 +57,10 @@ def validate_batch(predictions: Any, references: Any) -> Tuple[List[str], List[L
             raise TypeError(f"{arg}: expected a list, got None")
         if isinstance(val, (str, bytes)):
             raise TypeError(f"{arg}: expected a list of texts, got a single {type(val).__name__}; wrap it in a list")
+        if isinstance(val, (Mapping, AbstractSet)):  # unordered, or iterating would give the keys
+            raise TypeError(f"{arg}: expected a list (one entry per example), got a {type(val).__name__}")
+        if not hasattr(val, "__iter__"):
+            raise TypeError(f"{arg}: expected a list (one entry per example), got {type(val).__name__}")
     predictions = list(predictions)
     references = list(references)
     if len(predictions) != len(references):
@@ -189,8 +193,7 @@ class Rouge:
                  config: Optional[RougeConfig] = None, backend: Optional[str] = None,
                  num_threads: Optional[int] = None, **options: Any) -> None:
         if config is None:
-            config = RougeConfig(rouge_types=tuple(rouge_types) if not isinstance(rouge_types, str)
-                                 else (rouge_types,), **options)
+            config = RougeConfig(rouge_types=as_type_names(rouge_types), **options)
         elif options:
             config = config.replace(**options)
         self.config = config
@@ -352,6 +355,9 @@ class Rouge:
 
     def result(self, acc: CorpusAccumulator, per_example: Optional[List[Dict[str, Score]]] = None) -> CorpusResult:
         """The corpus result of an accumulator: exact means, CI when bootstrapping, signature."""
+        if acc.n == 0:
+            raise ValueError("predictions: no example was scored (empty input); a corpus score needs at least "
+                             "one prediction and its references")
         means = acc.means()
         ci = None
         cfg = self.config
@@ -405,10 +411,16 @@ class RougeScorer:
     """
 
     def __init__(self, rouge_types: Sequence[str], use_stemmer: bool = False, split_summaries: bool = False,
-                 tokenizer: Any = None, **options: Any) -> None:
-        self.rouge_types = list(rouge_types) if not isinstance(rouge_types, str) else [rouge_types]
+                 tokenizer: Any = None, *, sentence_splitter: Any = None, **options: Any) -> None:
+        self.rouge_types = list(as_type_names(rouge_types))
+        # rouge-score's split_summaries=True is sentence_splitter="nltk"; any splitter can be named instead.
+        if sentence_splitter is None:
+            sentence_splitter = "nltk" if split_summaries else "newline"
+        elif split_summaries and sentence_splitter != "nltk":
+            raise ValueError(f"split_summaries=True means sentence_splitter='nltk', but sentence_splitter="
+                             f"{sentence_splitter!r} was given; pass one of them")
         self._rouge = Rouge(self.rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer,
-                            sentence_splitter="nltk" if split_summaries else "newline", **options)
+                            sentence_splitter=sentence_splitter, **options)
 
     @property
     def config(self) -> RougeConfig:
@@ -432,6 +444,9 @@ class RougeScorer:
             if out is not None:
                 return out
         check_prediction(prediction, 0, "prediction")
+        if not isinstance(targets, str) and (not hasattr(targets, "__iter__") or isinstance(targets, (Mapping, AbstractSet))):
+            raise TypeError(f"targets: expected a list of str (the references of the prediction), got "
+                            f"{_type_name(targets)}")
         refs = normalize_references(list(targets) if not isinstance(targets, str) else targets, 0, "targets")
         r = self._rouge
         per_ref, _, _ = r.example_stats(prediction, refs)

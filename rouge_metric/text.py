@@ -240,9 +240,9 @@ class TextPipeline:
         else:
             if config.use_stemmer:
                 logger.warning(
-                    "use_stemmer=%r has no effect with a custom tokenizer (as in rouge-score): the "
-                    "tokenizer replaces the whole pipeline; stem inside it if needed (signature: stem:none)",
-                    config.use_stemmer)
+                    "use_stemmer has no effect with a custom tokenizer (as in rouge-score): the %s stemmer is "
+                    "not applied, the tokenizer replaces the whole pipeline; stem inside it if needed "
+                    "(signature: stem:none)", config.use_stemmer)
             user = tok.tokenize if callable(getattr(tok, "tokenize", None)) else tok
             self.tokenize = _checked_user_tokenizer(user)
             self.line_separable = False
@@ -298,6 +298,12 @@ def _checked_user_tokenizer(func: Callable[[str], Sequence[str]]) -> Callable[[s
                 f"tokenizer: a custom tokenizer must return a list of str, got {type(out).__name__} "
                 f"for input {text[:40]!r}"
             )
+        for i, t in enumerate(out):  # O(tokens): a non-str token would be compared by identity/hash
+            if not isinstance(t, str):
+                raise TypeError(
+                    f"tokenizer: a custom tokenizer must return a list of str, got {type(t).__name__} {t!r} "
+                    f"at position {i} for input {text[:40]!r}"
+                )
         return list(out)
 
     return tokenize

@@ -198,3 +198,32 @@ def test_iterable_dataset_map_and_aggregate():
     ids = datasets.Dataset.from_dict({"prediction": preds, "references": refs}).to_iterable_dataset()
     scored = ids.map(mapper, batched=True, batch_size=7)
     assert mapper.aggregate(scored, batch_size=4) == mapper.rouge.compute(predictions=preds, references=refs)
+
+
+# -------------------------------------------------------------- map() without batched=True (issue 16)
+@pytest.mark.parametrize("multi", [True, False])
+def test_unbatched_map_gives_the_batched_columns(multi):
+    """map(mapper) without batched=True hands one row per call (cells are values, not lists): the
+    mapper scores that row, never the characters of its strings."""
+    preds, refs = rand_rows(16 + multi, 25, multi=multi)
+    preds[:2] = ["the cat sat", "a dog"]
+    refs[:2] = (["the cat sat down"], ["a dog ran"]) if multi else ("the cat sat down", "a dog ran")
+    ds = datasets.Dataset.from_dict({"prediction": preds, "references": refs})
+    mapper = RougeMapper(rouge_types=["rouge1", "rougeL", "rougeSU4"])
+    one = ds.map(mapper, load_from_cache_file=False)
+    both = ds.map(mapper, batched=True, batch_size=7, load_from_cache_file=False)
+    assert one.column_names == both.column_names
+    for col in mapper.output_columns():
+        assert one[col] == both[col], col
+    want = Rouge(["rouge1", "rougeL", "rougeSU4"]).score_examples(predictions=preds, references=refs)
+    assert one["rouge1"] == [w["rouge1"].fmeasure for w in want]
+    assert one["rouge1"][:2] == [6 / 7, 0.8] and one["pred_len"][:2] == [3, 2]
+
+
+def test_unbatched_map_errors_name_the_row():
+    ds = datasets.Dataset.from_dict({"prediction": ["a", None, "c"], "references": ["a", "b", "c"]})
+    mapper = RougeMapper(rouge_types=["rouge1"])
+    with pytest.raises(TypeError, match=r"prediction\[1\]: expected str, got None$"):
+        ds.map(mapper, with_indices=True, load_from_cache_file=False)
+    with pytest.raises(TypeError, match=r"prediction\[\?\]: expected str, got None \(map with with_indices=True"):
+        ds.map(mapper, load_from_cache_file=False)

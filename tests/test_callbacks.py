@@ -232,6 +232,18 @@ def test_empty_predictions_score_zero(tok):
     assert out == {"rouge1": 0.0, "rouge2": 0.0, "rougeL": 0.0, "rougeLsum": 0.0, "gen_len": 1.0}
 
 
+def test_zero_rows_is_an_error_not_zero_scores(tok):
+    labels = ids_of(tok, REFS[:2], 12)[:0]
+    gen = np.full((0, 6), tok.pad_token_id)
+    metric = RougeComputeMetrics(tok)
+    with pytest.raises(ValueError, match=r"no example was scored \(empty input\)"):
+        metric((gen, labels))
+    with pytest.raises(ValueError, match="no example was scored"):  # batch_eval_metrics: nothing before the last
+        metric((gen, labels), compute_result=True)
+    gen2, labels2 = eval_arrays(tok)
+    assert metric((gen2, labels2)) == RougeComputeMetrics(tok)((gen2, labels2))  # usable afterwards
+
+
 def test_options_reach_the_core(tok):
     gen, labels = eval_arrays(tok)
     out = RougeComputeMetrics(tok, rouge_types=["rouge1", "rougeSU4"], use_stemmer=False, scale=1.0,
@@ -303,7 +315,7 @@ def test_callback_import_fails_clearly_outside_the_supported_range():
             "except ImportError as exc:\n    print(exc)\nelse:\n    raise SystemExit('imported')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert "supports transformers>=4.46,<6; found transformers 4.40.0" in proc.stdout
-    assert 'pip install "rouge-metric-hf[train]"' in proc.stdout
+    assert 'pip install -e ".[train]" (from a clone of rouge_metric)' in proc.stdout
 
 
 def test_core_and_package_import_without_torch():

@@ -242,3 +242,64 @@ def test_rouge155_preset_from_the_command_line(tmp_path, capsys, shared_dir):
     assert code == cli.EXIT_USAGE and "-m needs exceptions" in err
     code, _, err = run(["score", "--predictions", str(p), "--references", str(r), "--exceptions", str(exc)], capsys)
     assert code == cli.EXIT_USAGE and "--exceptions: only used with --rouge155" in err
+
+
+# ----------------------------------------------------------------------- newcomer edges (issue 16)
+def test_missing_stopwords_file_is_a_file_error(capsys, tmp_path):
+    for cmd in ("score", "explain"):
+        code, out, err = run([cmd, "--predictions", DATA / "predictions.txt", "--references",
+                              DATA / "references.txt", "--stopwords", tmp_path / "missing.txt"], capsys)
+        assert code == cli.EXIT_FILE and out == ""
+        assert err.startswith("rouge-metric: error: stopwords: cannot read the stopword file") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("digits", ["-3", "18", "x"])
+def test_bad_digits_is_a_usage_error(capsys, digits):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["score", "--predictions", str(DATA / "predictions.txt"), "--references",
+                  str(DATA / "references.txt"), "--digits", digits])
+    assert exc.value.code == cli.EXIT_USAGE
+    assert f"argument --digits: expected an integer from 0 to 17, got '{digits}'" in capsys.readouterr().err
+
+
+def test_format_table_refuses_negative_digits():
+    res = Rouge(["rouge1"]).compute(predictions=["a"], references=["a"])
+    with pytest.raises(ValueError, match=r"digits: expected an integer from 0 to 17"):
+        res.format_table(digits=-3)
+    assert "100" in res.format_table(digits=0)
+
+
+def test_beta_whose_square_overflows_is_a_usage_error_not_nan(capsys):
+    code, out, err = run(["score", "--predictions", DATA / "predictions.txt", "--references",
+                          DATA / "references.txt", "--beta", "1e200", "--json"], capsys)
+    assert code == cli.EXIT_USAGE and "NaN" not in out and "beta: expected a finite number > 0" in err
+
+
+@pytest.mark.parametrize("newlines", [1, 2, 3])
+def test_a_file_of_empty_lines_holds_that_many_empty_examples(capsys, tmp_path, newlines):
+    (tmp_path / "p.txt").write_text("\n" * newlines, encoding="utf-8")
+    (tmp_path / "r.txt").write_text("the cat\n" * newlines, encoding="utf-8")
+    code, out, err = run(["score", "--predictions", tmp_path / "p.txt", "--references", tmp_path / "r.txt",
+                          "--json"], capsys)
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["n"] == newlines and res["scores"]["rouge1"]["fmeasure"] == 0.0 and res["pred_len"] == 0.0
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    code, _, err = run(["score", "--predictions", tmp_path / "empty.txt", "--references", tmp_path / "r.txt"],
+                       capsys)
+    assert code == cli.EXIT_EMPTY and "empty input (no lines)" in err
+
+
+def test_explain_offers_no_corpus_aggregation_options():
+    helptext = cli.build_parser()._subparsers._group_actions[0].choices["explain"].format_help()
+    for opt in ("--bootstrap", "--aggregation", "--n-resamples", "--confidence-level", "--seed"):
+        assert opt not in helptext, opt
+    assert "--stopwords" in helptext and "--use-stemmer" in helptext
+    score_help = cli.build_parser()._subparsers._group_actions[0].choices["score"].format_help()
+    assert "--bootstrap" in score_help and "--n-resamples" in score_help
+
+
+def test_stopwords_help_speaks_of_a_file():
+    score_help = cli.build_parser()._subparsers._group_actions[0].choices["score"].format_help()
+    text = " ".join(score_help.split())
+    assert "--stopwords STOPWORDS a UTF-8 file with one word per line" in text and "iterable" not in text

@@ -77,4 +77,43 @@ def test_split_summaries_without_punkt_raises_clear_error():
 def test_stemmer_with_custom_tokenizer_warns(caplog):
     with caplog.at_level("WARNING", logger="rouge_metric"):
         Rouge(["rouge1"], tokenizer=str.split, use_stemmer=True)
-    assert "use_stemmer=" in caplog.text and "no effect with a custom tokenizer" in caplog.text
+    assert "use_stemmer has no effect with a custom tokenizer" in caplog.text
+    assert "the porter stemmer is not applied" in caplog.text
+    assert "use_stemmer='porter'" not in caplog.text  # the user passed True, not 'porter'
+
+
+@pytest.mark.parametrize("beta", [1e200, 1.4e154, 1e-200, float("inf"), float("nan")])
+def test_beta_whose_square_is_not_a_finite_nonzero_float_is_refused(beta):
+    # F = (1+b^2)PR/(b^2 P + R): b^2 = inf gives inf/inf = NaN; b^2 = 0 silently gives P
+    with pytest.raises(ValueError, match=r"beta: expected a finite number > 0 whose square is a finite non-zero"):
+        RougeConfig(beta=beta)
+
+
+@pytest.mark.parametrize("beta", [1e150, 1e-150, 3.0])
+def test_extreme_valid_beta_gives_finite_scores(beta):
+    from rouge_metric import compute
+
+    for backend in ("python", "native"):
+        sc = compute(predictions=["a b c"], references=["a b d e"], rouge_types=["rouge1"], beta=beta,
+                     backend=backend if backend == "python" or _native() else "python").scores["rouge1"]
+        p, r = 2 / 3, 1 / 2
+        b2 = beta * beta
+        assert sc.fmeasure == pytest.approx((1 + b2) * p * r / (b2 * p + r), rel=1e-12)
+
+
+def _native():
+    from rouge_metric import core
+
+    return core.native_available()
+
+
+@pytest.mark.parametrize("bad", [None, 3, {"rouge1": 1}, b"rouge1"])
+def test_rouge_types_that_are_not_names_fail_clearly_everywhere(bad):
+    for build in (lambda: RougeConfig(rouge_types=bad), lambda: Rouge(bad), lambda: RougeScorer(bad)):
+        with pytest.raises(TypeError, match=r"rouge_types: expected a list of type names \(str\), got"):
+            build()
+
+
+def test_a_single_type_name_is_one_type():
+    assert RougeConfig(rouge_types="rougeL").rouge_types == ("rougeL",)
+    assert Rouge("rougeLsum").rouge_types == ("rougeLsum",)

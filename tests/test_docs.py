@@ -62,3 +62,50 @@ def test_markdown_examples(relpath, repo_dir, tmp_path, monkeypatch):
         runner.run(test, clear_globs=False)
         globs.update(test.globs)  # names carry over from block to block, as a reader expects
     assert runner.failures == 0, f"{runner.failures} failing example(s) in {relpath}"
+
+
+# ------------------------------------------------------------------------- set-up commands and links
+_BASH = re.compile(r"```bash\n(.*?)```", re.S)
+TORCH_CPU_INDEX = "--index-url https://download.pytorch.org/whl/cpu"
+
+
+def _commands(text):
+    """Command lines of a shell text: no comments, no blank lines."""
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+
+
+def test_ci_runs_the_readme_setup_commands(repo_dir):
+    """.ci/run runs the README's torch line and its test command, character for character, and the
+    torch line takes the CPU build from PyTorch's CPU index (a plain `pip install torch` from PyPI is
+    the CUDA build on Linux)."""
+    readme = (repo_dir / "README.md").read_text(encoding="utf-8")
+    readme_cmds = [c for block in _BASH.findall(readme) for c in _commands(block)]
+    ci_cmds = _commands((repo_dir / ".ci" / "run").read_text(encoding="utf-8"))
+    torch_readme = [c for c in readme_cmds if c.startswith("pip install torch")]
+    torch_ci = [c for c in ci_cmds if "install torch" in c]
+    assert len(torch_readme) == 1, "the README gives one torch install command in a ```bash block"
+    assert torch_ci == torch_readme
+    assert torch_readme[0].endswith(TORCH_CPU_INDEX)
+    assert 'pip install -e ".[test]" && pytest' in readme_cmds and ci_cmds[-1] == 'pip install -e ".[test]" && pytest'
+    assert ci_cmds.index(torch_ci[0]) < len(ci_cmds) - 1  # torch first, then the test command
+
+
+_SHIPPED_TEXT = ("README.md", "hub_card.md", "docs", "rouge_metric", "callbacks")
+
+
+def _shipped_texts(repo):
+    for name in _SHIPPED_TEXT:
+        path = repo / name
+        for f in ([path] if path.is_file() else sorted(path.rglob("*.md")) + sorted(path.rglob("*.py"))):
+            if "_native_src" not in f.parts:
+                yield f, f.read_text(encoding="utf-8")
+
+
+def test_docs_stand_on_their_own(repo_dir):
+    """Every .md file the docs and docstrings name exists in the repository, and no install command
+    asks PyPI for this distribution (it is not published there: from a clone it is `pip install -e`)."""
+    names = {p.name for p in repo_dir.rglob("*.md") if ".git" not in p.parts}
+    for f, text in _shipped_texts(repo_dir):
+        for md in set(re.findall(r"[\w./-]*?([\w-]+\.md)\b", text)):
+            assert md in names, f"{f.relative_to(repo_dir)} cites {md}, which is not in the repository"
+        assert not re.search(r"pip install [\"']?rouge-metric-hf", text), f"{f.relative_to(repo_dir)}"

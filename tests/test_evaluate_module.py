@@ -181,3 +181,23 @@ def test_beyond_english_options_reach_the_core(module):
                   stopwords=["это"], use_stemmer="snowball:russian")
     assert out.pop("signature") == res.signature
     assert out == res.to_dict() and out["rouge1"] > 0
+
+
+# ----------------------------------------------------------------------- newcomer edges (issue 16)
+@pytest.mark.parametrize("method,kwargs,match", [
+    ("add", dict(prediction="a b", references="a b"),
+     r"add: unexpected keyword argument\(s\) 'references'; add\(\) takes prediction= and reference= "
+     r"\(did you mean references= -> reference=\?\); add_batch\(\) takes predictions= and references="),
+    ("add", dict(predictions="a b", reference="a b"), r"did you mean predictions= -> prediction=\?"),
+    ("add_batch", dict(predictions=["a"], reference=["a"]), r"did you mean reference= -> references=\?"),
+    ("add", dict(prediction="a", reference="a", refs="a"),
+     r"add: unexpected keyword argument\(s\) 'refs'; add\(\) takes prediction= and reference=; add_batch"),
+])
+def test_misspelt_input_keywords_are_named(module, method, kwargs, match):
+    with pytest.raises(TypeError, match=match):
+        getattr(module, method)(**kwargs)
+
+
+def test_a_single_type_name_works_as_in_compute(module):
+    out = module.compute(predictions=PREDS, references=REFS, rouge_types="rougeL")
+    assert out == compute(predictions=PREDS, references=REFS, rouge_types="rougeL").to_dict() and list(out) == ["rougeL"]

@@ -1,6 +1,7 @@
 """explain(): its evidence must add up to the scorer's own statistics, on random inputs."""
 
 import json
+from html.parser import HTMLParser
 
 import pytest
 from hypothesis import given, settings
@@ -8,7 +9,8 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from rouge_metric import Rouge, cli, core
-from rouge_metric.explain import explain
+from rouge_metric.explain import _combined_checks, cross_check, explain
+from rouge_metric import Score
 
 WORDS = ["the", "cat", "cats", "sat", "on", "mat", "a", "dog", "running", "runs", "ran", "big", "Big", "x"]
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU", "rougeSU2"]
@@ -30,6 +32,7 @@ BACKENDS = ["python"] + (["native"] if core.native_available() else [])
 def test_evidence_adds_up_to_the_scorers_hits(pred, refs, stem, mode, backend):
     ex = explain(prediction=pred, references=refs, rouge_types=TYPES, use_stemmer=stem, multi_ref=mode,
                  backend=backend)
+    assert ex.cross_checked, ex.failed_checks()
     rouge = Rouge(TYPES, use_stemmer=stem, multi_ref=mode, backend=backend)
     assert ex.combined == rouge.score(prediction=pred, references=refs)
     assert ex.signature == rouge.signature()
@@ -52,6 +55,11 @@ def test_evidence_adds_up_to_the_scorers_hits(pred, refs, stem, mode, backend):
                     assert tuple(toks[i] for i in pos) == te.lcs
             elif te.kind == "lcsum":
                 assert sum(len(s.hits) for s in te.sentences) == te.hit
+                # the prediction side: rouge-score's _union_lcs with the roles swapped is the oracle
+                r_all = [oracle._tokenizer.tokenize(s) for s in ref_text.split("\n") if s]
+                assert len(te.pred_sentence_marks) == len(p_sents)
+                for c, marks in zip(p_sents, te.pred_sentence_marks):
+                    assert [c[i] for i in marks] == (rouge_scorer._union_lcs(c, r_all) if c and r_all else [])
                 # union-LCS tokens per reference sentence: rouge-score's own _union_lcs is the oracle
                 r_sents = [oracle._tokenizer.tokenize(s) for s in ref_text.split("\n") if s]
                 for s, r in zip(te.sentences, r_sents):
@@ -116,3 +124,150 @@ def test_cli_explain(tmp_path, capsys):
     assert code == cli.EXIT_USAGE and "--index: 2 is out of range" in capsys.readouterr().err
     code = cli.main(["explain", "--prediction", "a"])
     assert code == cli.EXIT_USAGE and "--reference: required" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------ cross-checks (issue 16)
+@settings(max_examples=40, deadline=None)
+@given(pred=texts(), refs=st.lists(texts(), min_size=1, max_size=3),
+       f=st.one_of(st.builds(dict, beta=st.floats(0.1, 10)), st.builds(dict, alpha=st.floats(0, 1))),
+       mode=st.sampled_from(["max", "mean", "pool", "best_recall"]))
+def test_cross_checks_hold_for_every_f_setting(pred, refs, f, mode):
+    ex = explain(prediction=pred, references=refs, rouge_types=TYPES, multi_ref=mode, **f)
+    assert ex.cross_checked, ex.failed_checks()
+    assert all(te.checks for ref in ex.references for te in ref.types.values())
+
+
+def _tampered(ex, t, **changes):
+    import dataclasses
+
+    ref = ex.references[0]
+    return dataclasses.replace(ref.types[t], **changes)
+
+
+def test_cross_checks_catch_wrong_explanations():
+    """The checks can fail: each tampered explanation is reported, with what differed."""
+    ex = explain(prediction="the cat sat on the mat", references="the cat lay on the mat",
+                 rouge_types=["rouge1", "rougeL", "rougeLsum"])
+    ref = ex.references[0]
+    args = (ex.pred_tokens, [list(ex.pred_tokens)], ref.tokens, [list(ref.tokens)], 0.5)
+
+    def failed(te):
+        return [c.name for c in cross_check(te, *args) if not c.ok]
+
+    assert failed(ref.types["rouge1"]) == []
+    assert failed(_tampered(ex, "rouge1", hit=4)) == ["P/R/F re-derived from the counts",
+                                                      "clipped matches add up to the hit"]
+    from rouge_metric.explain import UnitMatch
+
+    # "the" occurs twice in each text: a count of 3 (clipped to 2, so the sum still holds) is caught by the recount
+    wrong_count = (UnitMatch(("the",), 3, 2),) + ref.types["rouge1"].matches[1:]
+    assert failed(_tampered(ex, "rouge1", matches=wrong_count)) == ["n-gram counts recounted in both texts"]
+    assert failed(_tampered(ex, "rougeL", pred_positions=(0, 1, 2, 4, 5))) == ["LCS is a subsequence of the prediction"]
+    assert failed(_tampered(ex, "rougeL", ref_positions=(1, 0, 3, 4, 5))) == ["LCS is a subsequence of the reference"]
+    s0 = ref.types["rougeLsum"].sentences[0]
+    import dataclasses
+
+    bad_s = (dataclasses.replace(s0, marked=(0, 1, 2, 3, 4, 5)),)
+    assert failed(_tampered(ex, "rougeLsum", sentences=bad_s)) == ["union-LCS: every LCS a common subsequence, hits add up"]
+    # a wrong combined score is caught too, and the report says so
+    bad = dataclasses.replace(ex, combined={**ex.combined, "rouge1": Score(1.0, 1.0, 1.0)},
+                              combined_checks=_combined_checks({"rouge1": Score(1.0, 1.0, 1.0)}, ex.references,
+                                                               "max", 0.5, {"rouge1": 1.0}))
+    assert not bad.cross_checked and "NOT cross-checked: combined: rouge1" in bad.format()
+    assert "✗ not cross-checked" in bad.to_html() and 'data-cross-checked="false"' in bad.to_html()
+    assert ex.cross_checked and "\ncross-checked: P/R/F re-derived" in ex.format()
+
+
+# ------------------------------------------------------------------------------------- HTML (issue 16)
+class _Marks(HTMLParser):
+    """Collects, per rouge type block, the highlighted tokens: (side, position, css class, text)."""
+
+    def __init__(self):
+        super().__init__()
+        self.type, self.marks, self.cur, self.rows, self.row, self.cell = None, {}, None, {}, None, None
+        self.status, self.legend, self.depth = None, [], 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = a.get("class") or ""
+        if tag == "div" and "rm-type" in cls.split():
+            self.type = a["data-type"]
+            self.marks.setdefault(self.type, [])
+        if tag == "mark":
+            self.cur = [a["data-side"], int(a["data-pos"]), cls.split()[-1], ""]
+        if tag == "tr" and "data-type" in a:
+            self.row = self.rows.setdefault(a["data-type"], [])
+        if tag == "td" and self.row is not None:
+            self.cell = ""
+        if "data-cross-checked" in a:
+            self.status = a["data-cross-checked"]
+
+    def handle_data(self, data):
+        if self.cur is not None:
+            self.cur[3] += data
+        if self.cell is not None:
+            self.cell += data
+
+    def handle_endtag(self, tag):
+        if tag == "mark" and self.cur is not None:
+            self.marks[self.type].append(tuple(self.cur))
+            self.cur = None
+        if tag == "td" and self.cell is not None:
+            self.row.append(self.cell)
+            self.cell = None
+        if tag == "tr":
+            self.row = None
+
+
+def test_html_highlights_the_explained_positions_in_both_texts():
+    """Structural check of the HTML the Space and `explain --html` show: every highlighted token is
+    at the position the explanation names, on the right side, with the right text; the table holds
+    the scores; user text is escaped."""
+    pred = "the cat sat on the mat <b>x</b>\nthe end"
+    refs = ["the cat lay on the mat", "a cat sat <script>"]
+    types_ = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
+    ex = explain(prediction=pred, references=refs, rouge_types=types_, tokenizer="whitespace")
+    page = ex.to_html()
+    assert "<script>" not in page and "&lt;script&gt;" in page and "&lt;b&gt;x&lt;/b&gt;" in page
+    p = _Marks()
+    p.feed(page)
+    assert p.status == "true"
+    for t, sc in ex.combined.items():
+        assert p.rows[t][:4] == [t] + [f"{x * 100:.2f}" for x in sc]
+    # blocks appear per reference in order: split the collected marks of each type by reference
+    per_type = {t: [] for t in types_}
+    for ref in ex.references:
+        for t, te in ref.types.items():
+            per_type[t].append((ref, te))
+    seen = {t: list(p.marks[t]) for t in types_}
+    for t, items in per_type.items():
+        want = []
+        for ref, te in items:
+            if te.kind in ("ngram", "lcs"):
+                want += [("pred", i, "rm-hit", ex.pred_tokens[i]) for i in te.pred_positions]
+                want += [("ref", i, "rm-hit", ref.tokens[i]) for i in te.ref_positions]
+            elif te.kind in ("lcsum", "wlcs"):
+                if te.kind == "lcsum":
+                    for toks, marks in zip(ex.pred_sentences, te.pred_sentence_marks):
+                        want += [("pred", i, "rm-hit", toks[i]) for i in marks]
+                for s in te.sentences:
+                    want += [("ref", i, "rm-hit" if i in s.hits else "rm-clipped", s.tokens[i]) for i in s.marked]
+        assert seen[t] == want, t
+    lcs = ex.references[0].types["rougeL"]
+    assert [m[3] for m in p.marks["rougeL"] if m[0] == "pred"][:len(lcs.lcs)] == list(lcs.lcs)
+    for t in types_:  # legend: one swatch per type
+        assert f'</span>{t}</span>' in page
+
+
+def test_cli_explain_writes_html_and_reports_the_cross_check(tmp_path, capsys):
+    out = tmp_path / "ex.html"
+    code = cli.main(["explain", "--prediction", "the cat sat", "--reference", "the cat", "--rouge-types", "rouge1",
+                     "rougeL", "--html", str(out), "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert code == 0 and d["cross_checked"] is True
+    assert d["references"][0]["types"]["rougeL"]["cross_checked"] is True
+    assert d["references"][0]["types"]["rougeL"]["checks"][0] == {"name": "P/R/F re-derived from the counts",
+                                                                  "ok": True, "detail": ""}
+    page = out.read_text(encoding="utf-8")
+    want = explain(prediction="the cat sat", references=["the cat"], rouge_types=["rouge1", "rougeL"]).to_html()
+    assert page.startswith("<!DOCTYPE html>") and want in page

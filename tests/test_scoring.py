@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge_metric import Rouge, RougeScorer, Score, compute
+from rouge_metric import Rouge, RougeScorer, Score, compute, core
 from strategies import references_lists, texts
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
@@ -185,3 +185,61 @@ def test_format_table_and_json():
     assert js["scores"]["rouge1"]["fmeasure"] == 0.5 and js["ci"]["rouge1"]["mid"]["fmeasure"] == 0.5
     assert res.to_dict(("precision", "recall", "fmeasure"), scale=100) == {
         "rouge1_precision": 50.0, "rouge1_recall": 50.0, "rouge1": 50.0}
+
+
+# ------------------------------------------------------------------- newcomer edges (issue 16)
+BACKENDS = ["python"] + (["native"] if core.native_available() else [])
+
+
+@pytest.mark.parametrize("preds,refs,arg,got", [
+    ({"the cat": 1}, ["the cat"], "predictions", "dict"),      # would score the dict's keys
+    (["the cat"], {"the cat": 0}, "references", "dict"),
+    ({"a b"}, ["a b"], "predictions", "set"),                  # unordered: no example order
+    (5, [1], "predictions", "int"),
+])
+def test_containers_that_are_not_lists_are_refused(preds, refs, arg, got):
+    for backend in BACKENDS:
+        with pytest.raises(TypeError, match=rf"{arg}: expected a list \(one entry per example\), got (a )?{got}"):
+            compute(predictions=preds, references=refs, backend=backend)
+
+
+def test_an_empty_corpus_is_an_error_not_a_zero_score():
+    for backend in BACKENDS:
+        with pytest.raises(ValueError, match=r"predictions: no example was scored \(empty input\)"):
+            compute(predictions=[], references=[], backend=backend)
+        rouge = Rouge(["rouge1"], backend=backend)
+        with pytest.raises(ValueError, match="no example was scored"):
+            rouge.result(rouge.accumulator())
+
+
+def test_rouge_scorer_takes_a_sentence_splitter():
+    pred, target = "The cat sat. It was happy.", "It was happy. The cat sat down."
+    got = RougeScorer(["rougeLsum"], sentence_splitter="offline").score(target, pred)
+    want = Rouge(["rougeLsum"], sentence_splitter="offline").score(prediction=pred, references=[target])
+    assert got == want
+    # the oracle: rouge-score's rougeLsum on the same sentences joined by newlines
+    from rouge_score import rouge_scorer
+
+    from rouge_metric import split_sentences
+
+    oracle = rouge_scorer.RougeScorer(["rougeLsum"]).score("\n".join(split_sentences(target)),
+                                                           "\n".join(split_sentences(pred)))
+    assert got["rougeLsum"] == tuple(oracle["rougeLsum"])
+    assert got != RougeScorer(["rougeLsum"]).score(target, pred)  # newline splitting: one sentence each
+    with pytest.raises(ValueError, match=r"split_summaries=True means sentence_splitter='nltk'"):
+        RougeScorer(["rougeLsum"], split_summaries=True, sentence_splitter="offline")
+
+
+def test_score_multi_without_a_list_of_targets():
+    s = RougeScorer(["rouge1"])
+    for bad, got in ((None, "None"), (3, "int"), ({"a": 1}, "dict")):
+        with pytest.raises(TypeError, match=rf"targets: expected a list of str \(the references of the prediction\), got {got}"):
+            s.score_multi(bad, "a")
+
+
+@pytest.mark.parametrize("tokens,bad", [(["a", 1], "int 1 at position 1"), ([None], "NoneType None at position 0"),
+                                        ([b"a"], "bytes b'a' at position 0")])
+def test_custom_tokenizer_returning_non_strings_is_refused(tokens, bad):
+    for backend in BACKENDS:
+        with pytest.raises(TypeError, match=rf"tokenizer: a custom tokenizer must return a list of str, got {bad}"):
+            compute(predictions=["x y"], references=["x y"], tokenizer=lambda text: tokens, backend=backend)

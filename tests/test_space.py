@@ -16,6 +16,7 @@ sdk_version, a test dependency) without starting a server.
 
 import json
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -42,9 +43,10 @@ FAKE_GRADIO = textwrap.dedent("""
         def launch(self, *a, **k):
             Interface.launched = True
     gr = _t.ModuleType("gradio")
-    for _n in ("Textbox", "CheckboxGroup", "Checkbox", "Dropdown", "JSON"):
+    for _n in ("Textbox", "CheckboxGroup", "Checkbox", "Dropdown", "JSON", "HTML"):
         setattr(gr, _n, type(_n, (_Component,), {}))
     gr.Interface = Interface
+    gr.Error = type("Error", (Exception,), {})
 """)
 
 CALLS = [
@@ -60,7 +62,7 @@ ISOLATED = textwrap.dedent("""
     import importlib.util, json, sys
     SITE, DIR, CALLS, PREDS, REFS = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4]), \\
         json.loads(sys.argv[5])
-    sys.path.append(SITE)  # site-packages as a plain path: its .pth hooks (editable finder) do not run
+    sys.path.extend(json.loads(SITE))  # site-packages as plain paths: their .pth hooks (editable finder) do not run
     report = {}
     try:
         import rouge_metric  # must fail: the package is not available here
@@ -92,11 +94,21 @@ ISOLATED = textwrap.dedent("""
     app = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(app)
     ui = app.build_interface()
-    report["ui"] = {"fn": ui.kwargs["fn"] is app.score_and_explain, "n_inputs": len(ui.kwargs["inputs"]),
+    report["ui"] = {"fn": ui.kwargs["fn"] is app.app_fn, "n_inputs": len(ui.kwargs["inputs"]),
                     "outputs": [type(o).__name__ for o in ui.kwargs["outputs"]],
                     "article_has_yaml": ui.kwargs["article"].lstrip().startswith("---"),
-                    "examples": ui.kwargs["examples"]}
-    report["app"] = [app.score_and_explain(*ex) for ex in ui.kwargs["examples"]]
+                    "description": ui.kwargs["description"], "examples": ui.kwargs["examples"]}
+    report["app"] = [app.app_fn(*ex) for ex in ui.kwargs["examples"]]
+    try:
+        app.app_fn("the cat", "  ", ["rouge1"], "default", False, "max")
+        report["error"] = None
+    except gr.Error as exc:
+        report["error"] = str(exc)
+    try:
+        app.app_fn("the cat", "a cat", ["rouge1"], "default", False, "maximum")
+        report["error2"] = None
+    except gr.Error as exc:
+        report["error2"] = str(exc)
     report["loaded"] = sorted(k for k in sys.modules if k == "rouge_metric" or k.startswith("rouge_metric."))
     print(json.dumps(report))
 """).replace("FAKE_GRADIO", FAKE_GRADIO)
@@ -157,7 +169,11 @@ def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
     out, _ = exported
     preds = _lines("predictions.txt")
     refs = [list(r) for r in zip(_lines("references.txt"), _lines("references2.txt"))]
-    site = sysconfig.get_paths()["purelib"]
+    # the interpreter's site-packages, and the base interpreter's too in a venv made with
+    # --system-site-packages (where evaluate may live)
+    import site as site_mod
+
+    site = json.dumps(list(dict.fromkeys([sysconfig.get_paths()["purelib"]] + site_mod.getsitepackages())))
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env.update(HF_HOME=str(tmp_path / "hf"), HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
     proc = subprocess.run(
@@ -180,24 +196,57 @@ def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
 
     # the app: built with the fake gradio; its function returns the package's scores and explanation
     ui = report["ui"]
-    assert ui["fn"] and ui["n_inputs"] == 5 and ui["outputs"] == ["JSON", "Textbox"]
+    assert ui["fn"] and ui["n_inputs"] == 6 and ui["outputs"] == ["HTML", "JSON"]
     assert not ui["article_has_yaml"]
-    for ex, (scores, text) in zip(ui["examples"], report["app"]):
-        pred, ref_text, types_, stem, mode = ex
+    # the <namespace> placeholder is escaped: a browser shows it instead of reading it as a tag
+    assert "&lt;namespace&gt;/rouge_metric" in ui["description"] and "<namespace>" not in ui["description"]
+    assert {ex[3] for ex in ui["examples"]} >= {"default", "unicode"}
+    for ex, (page, scores) in zip(ui["examples"], report["app"]):
+        pred, ref_text, types_, tok, stem, mode = ex
         refs_ex = [r.strip("\n") for r in ref_text.split("\n---\n")]
-        want = installed.compute(predictions=[pred], references=[refs_ex], rouge_types=types_, use_stemmer=stem,
-                                 multi_ref=mode, return_precision_recall=True, return_signature=True)
+        opts = dict(rouge_types=types_, tokenizer=None if tok == "default" else tok, use_stemmer=stem, multi_ref=mode)
+        want = installed.compute(predictions=[pred], references=[refs_ex], return_precision_recall=True,
+                                 return_signature=True, **opts)
+        assert scores.pop("cross_checked") is True
         assert _strip_backend(scores.pop("signature")) == _strip_backend(want.pop("signature"))
         assert scores == want
-        want_text = explain(prediction=pred, references=refs_ex, rouge_types=types_, use_stemmer=stem,
-                            multi_ref=mode).format(color=False)
-        assert [ln for ln in text.splitlines() if "backend:" not in ln] == \
-            [ln for ln in want_text.splitlines() if "backend:" not in ln]
+        assert all(v > 0 for k, v in scores.items() if k in types_)  # every example matches something
+        want_page = explain(prediction=pred, references=refs_ex, **opts).to_html()
+        assert re.sub(r"backend:\w+", "", page) == re.sub(r"backend:\w+", "", want_page)
+    assert report["error"].startswith("references: give at least one reference")
+    assert report["error2"].startswith("multi_ref: invalid value 'maximum'")
+
+
+@pytest.mark.parametrize("name", ["my_rouge", "rouge-space", "9 rouge"])
+def test_export_space_takes_any_folder_name(tmp_path, monkeypatch, name):
+    """The metric script is named after the folder, as evaluate.load(DIR) wants; it loads and scores."""
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    out = tmp_path / name
+    assert cli.main(["export-space", str(out), "--quiet"]) == 0
+    assert (out / f"{name}.py").read_bytes() == (REPO / "rouge_metric" / "rouge_metric.py").read_bytes()
+    assert not (out / "rouge_metric.py").exists()
+    assert f'SCRIPT = "{name}.py"' in (out / "app.py").read_text(encoding="utf-8")
+    got = evaluate.load(str(out)).compute(predictions=["the cat sat", "a dog"], references=[["the cat"], "a dog ran"],
+                                         rouge_types=["rouge1", "rougeLsum"], return_precision_recall=True)
+    from rouge_metric import compute
+
+    assert got == compute(predictions=["the cat sat", "a dog"], references=[["the cat"], "a dog ran"],
+                          rouge_types=["rouge1", "rougeLsum"]).to_dict(("precision", "recall", "fmeasure"))
+
+
+@pytest.mark.parametrize("name,match", [("config", r"the folder name 'config' is the name of a module the Space needs"),
+                                        ("explain", r"'explain' is the name of a module"),
+                                        ("app", r"'app' is the name of a module"),
+                                        ("rouge.v2", r"the folder name 'rouge.v2' contains a dot.*e.g. rouge_v2")])
+def test_export_space_refuses_names_evaluate_cannot_load(tmp_path, capsys, name, match):
+    import re
+
+    assert cli.main(["export-space", str(tmp_path / name)]) == cli.EXIT_USAGE
+    assert re.search(match, capsys.readouterr().err)
+    assert not (tmp_path / name).exists()
 
 
 def test_export_space_cli_errors(tmp_path, capsys):
-    assert cli.main(["export-space", str(tmp_path / "wrong_name")]) == cli.EXIT_USAGE
-    assert "must be named 'rouge_metric'" in capsys.readouterr().err
     target = tmp_path / "rouge_metric"
     assert cli.main(["export-space", str(target), "--quiet"]) == 0
     assert cli.main(["export-space", str(target)]) == cli.EXIT_FILE
@@ -228,10 +277,13 @@ def test_app_builds_with_the_real_gradio(exported, monkeypatch):
     from rouge_metric import Rouge
 
     assert app.EXAMPLES
-    for pred, ref_text, types_, stem, mode in app.EXAMPLES:
-        scores, text = app.score_and_explain(pred, ref_text, types_, stem, mode)
+    for pred, ref_text, types_, tok, stem, mode in app.EXAMPLES:
+        page, scores = app.app_fn(pred, ref_text, types_, tok, stem, mode)
         refs = [r.strip("\n") for r in ref_text.split("\n---\n")]
-        want = Rouge(types_, use_stemmer=stem, multi_ref=mode).compute(predictions=[pred], references=[refs])
+        want = Rouge(types_, tokenizer=tok, use_stemmer=stem, multi_ref=mode).compute(predictions=[pred],
+                                                                                      references=[refs])
         for t in types_:
             assert scores[t] == want.scores[t].fmeasure
-        assert all(t in text for t in types_)
+        assert all(f'data-type="{t}"' in page for t in types_) and scores["cross_checked"] is True
+    with pytest.raises(gr.Error, match="rouge_types: choose at least one rouge type"):
+        app.app_fn("a", "a", [], "default", False, "max")

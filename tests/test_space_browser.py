@@ -1,0 +1,183 @@
+"""The exported Space in a real browser: headless Chromium (Debian's ``chromium`` + ``chromium-driver``)
+driven by selenium against the app started on 127.0.0.1 by an interpreter that cannot import this
+package (``python -I -S`` with the site-packages directories appended as plain paths, and a meta-path
+blocker for ``rouge_metric*``; the app runs on the folder's copies).
+
+The test types texts, clicks Submit, reads the score table and the highlighted spans from the page and
+compares them with the installed package's explanation; it submits bad input and reads the error
+message in the page; it checks that the description shows ``evaluate.load("<namespace>/rouge_metric")``
+in full. Screenshots are saved to ``$ROUGE_METRIC_ARTIFACTS`` (default: the test's tmp dir).
+
+Skips, with the reason, when chromium/chromedriver (system packages: ``apt-get install chromium
+chromium-driver``), selenium or gradio are missing. The structure of the same HTML is checked without
+a browser in tests/test_explain.py.
+"""
+
+import json
+import os
+import shutil
+import site
+import socket
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from rouge_metric import space
+from rouge_metric.explain import explain
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+CHROMEDRIVER = shutil.which("chromedriver")
+if not (CHROMIUM and CHROMEDRIVER):
+    pytest.skip("no chromium + chromedriver on PATH (Debian: apt-get install chromium chromium-driver)",
+                allow_module_level=True)
+pytest.importorskip("gradio", reason="the Space runs on gradio (the [test] extra, Python >= 3.10)")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium drives the browser (the [test] extra)")
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+LAUNCH = textwrap.dedent("""
+    import json, sys
+    DIR, SITES, PORT = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
+    sys.path.extend(SITES)
+
+    class Blocker:
+        def find_spec(self, name, path=None, target=None):
+            if name == "rouge_metric" or name.startswith("rouge_metric."):
+                raise ImportError("blocked: the Space must run without the rouge_metric package")
+
+    sys.meta_path.insert(0, Blocker())
+    sys.path.insert(0, DIR)
+    import app
+    app.build_interface().launch(server_name="127.0.0.1", server_port=PORT, prevent_thread_lock=False)
+""")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    out = Path(os.environ.get("ROUGE_METRIC_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("space_browser")
+    out = root / "rouge_metric"
+    space.export_space(str(out))
+    sites = list(dict.fromkeys([sysconfig.get_paths()["purelib"]] + site.getsitepackages()))
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(HF_HOME=str(root / "hf"), HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1",
+               GRADIO_ANALYTICS_ENABLED="False")
+    log = open(root / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", LAUNCH, str(out), json.dumps(sites), str(port)],
+                            cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.time() + 180
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError("the Space exited:\n" + (root / "server.log").read_text()[-3000:])
+            try:
+                urllib.request.urlopen(url, timeout=2)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise AssertionError("the Space did not start:\n" + (root / "server.log").read_text()[-3000:])
+                time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    opts = Options()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,2200"):
+        opts.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _wait(predicate, timeout=90):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.3)
+    raise AssertionError("timed out waiting for the page")
+
+
+def _submit(browser, url, prediction, references, tokenizer=None):
+    browser.get(url)
+    boxes = _wait(lambda: browser.find_elements(By.CSS_SELECTOR, "textarea"))
+    boxes[0].send_keys(prediction)
+    boxes[1].send_keys(references)
+    if tokenizer is not None:
+        dropdown = next(i for i in browser.find_elements(By.CSS_SELECTOR, "input[role='listbox'], input")
+                        if (i.get_attribute("aria-label") or "").startswith("tokenizer"))
+        dropdown.click()
+        _wait(lambda: [o for o in browser.find_elements(By.CSS_SELECTOR, "li[role='option']")
+                       if o.text.strip() == tokenizer])[0].click()
+    next(b for b in browser.find_elements(By.CSS_SELECTOR, "button") if b.text.strip() == "Submit").click()
+
+
+def test_page_shows_highlighted_matches_and_the_scores(server, browser, artifacts):
+    pred, ref = "the cat sat on the mat\nthe end", "the cat lay on the mat"
+    _submit(browser, server, pred, ref)
+    _wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".rm-explain .rm-scores"))
+    browser.save_screenshot(str(artifacts / "space_explain.png"))
+    want = explain(prediction=pred, references=[ref], rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    assert browser.find_element(By.CSS_SELECTOR, "[data-cross-checked]").get_attribute("data-cross-checked") == "true"
+    for t, sc in want.combined.items():
+        cells = browser.find_element(By.CSS_SELECTOR, f'.rm-scores tr[data-type="{t}"]').find_elements(By.TAG_NAME, "td")
+        assert [c.text for c in cells[1:4]] == [f"{x * 100:.2f}" for x in sc]
+    te = want.references[0].types
+    for t in ("rouge1", "rouge2", "rougeL"):
+        for side, positions in (("pred", te[t].pred_positions), ("ref", te[t].ref_positions)):
+            marks = browser.find_elements(By.CSS_SELECTOR, f'.rm-type[data-type="{t}"] mark.rm-hit[data-side="{side}"]')
+            assert [int(m.get_attribute("data-pos")) for m in marks] == list(positions), (t, side)
+    lcs = browser.find_elements(By.CSS_SELECTOR, '.rm-type[data-type="rougeL"] mark.rm-hit[data-side="pred"]')
+    assert [m.text for m in lcs] == list(te["rougeL"].lcs)
+    page = browser.find_element(By.TAG_NAME, "body").text
+    assert 'evaluate.load("<namespace>/rouge_metric")' in page  # the description is not cut off
+
+
+def test_chinese_with_the_unicode_tokenizer(server, browser, artifacts):
+    _submit(browser, server, "北京是中国的首都", "北京是首都", tokenizer="unicode")
+    row = _wait(lambda: browser.find_elements(By.CSS_SELECTOR, '.rm-scores tr[data-type="rouge1"]'))[0]
+    browser.save_screenshot(str(artifacts / "space_unicode.png"))
+    want = explain(prediction="北京是中国的首都", references=["北京是首都"], tokenizer="unicode",
+                   rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"]).combined["rouge1"]
+    assert [c.text for c in row.find_elements(By.TAG_NAME, "td")[1:4]] == [f"{x * 100:.2f}" for x in want]
+    assert want.fmeasure > 0
+
+
+def test_bad_input_shows_the_message(server, browser, artifacts):
+    _submit(browser, server, "the cat", "   ")
+    _wait(lambda: "references: give at least one reference" in browser.find_element(By.TAG_NAME, "body").text)
+    browser.save_screenshot(str(artifacts / "space_error.png"))
+    assert "verbose error reporting" not in browser.find_element(By.TAG_NAME, "body").text
