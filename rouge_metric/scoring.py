@@ -8,7 +8,7 @@ multi-reference selection -> :class:`Score` per example -> :class:`CorpusAccumul
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import core
 from .aggregate import CorpusAccumulator, bootstrap
@@ -350,15 +350,17 @@ class Rouge:
             if per_example is not None:
                 per_example.append(scores)
 
-    def result(self, acc: CorpusAccumulator, per_example: Optional[List[Dict[str, Score]]] = None) -> CorpusResult:
-        """The corpus result of an accumulator: exact means, CI when bootstrapping, signature."""
+    def result(self, acc: CorpusAccumulator, per_example: Optional[List[Dict[str, Score]]] = None,
+               progress: Optional[Callable[[int], None]] = None) -> CorpusResult:
+        """The corpus result of an accumulator: exact means, CI when bootstrapping, signature.
+        ``progress(k)`` is called as blocks of ``k`` bootstrap resamples finish."""
         means = acc.means()
         ci = None
         cfg = self.config
         if cfg.aggregation == "bootstrap":
             if acc.values is None:
                 raise ValueError("bootstrap aggregation needs an accumulator created with keep_values=True")
-            ci = bootstrap(acc.values, means, cfg.n_resamples, cfg.confidence_level, cfg.seed)
+            ci = bootstrap(acc.values, means, cfg.n_resamples, cfg.confidence_level, cfg.seed, progress)
         pl, rl = acc.mean_lengths()
         return CorpusResult(
             scores=means, n=acc.n, pred_len=pl, ref_len=rl, signature=self.signature(), ci=ci,
