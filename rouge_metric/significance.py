@@ -43,7 +43,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .aggregate import bootstrap_rows, mean_of, percentile_interval, resampled_means
-from .config import DEFAULT_ROUGE_TYPES
+from .config import DEFAULT_ROUGE_TYPES, RougeConfig
 from .result import STATS, Comparison, ComparisonResult
 from .scoring import Rouge, check_prediction, normalize_references
 
@@ -243,7 +243,7 @@ def compare(*, baseline: Sequence[str], systems: Mapping[str, Sequence[str]], re
             method: str = "paired_bootstrap", n_resamples: Optional[int] = None, confidence_level: float = 0.95,
             seed: int = 0, ci_resamples: int = DEFAULT_CI_RESAMPLES,
             rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, baseline_name: str = "baseline",
-            backend: Optional[str] = None, num_threads: Optional[int] = None,
+            config: Optional[RougeConfig] = None, backend: Optional[str] = None, num_threads: Optional[int] = None,
             progress: Optional[Progress] = None, **options: Any) -> ComparisonResult:
     """Compare each system with the baseline on the same references, per rouge type and statistic.
 
@@ -256,8 +256,8 @@ def compare(*, baseline: Sequence[str], systems: Mapping[str, Sequence[str]], re
         confidence_level: level of the interval of each difference.
         seed: seed of every draw (``numpy.random.default_rng(seed)``).
         ci_resamples: bootstrap resamples of the interval under approximate randomization.
-        rouge_types, backend, num_threads, options: the scoring settings (:class:`RougeConfig`
-            fields), as for :func:`rouge_metric.compute`.
+        rouge_types, config, backend, num_threads, options: the scoring settings, as for
+            :class:`rouge_metric.Rouge` (``options`` are :class:`RougeConfig` fields).
         progress: ``progress(stage, k, total)``, see :data:`Progress`.
 
     Returns a :class:`ComparisonResult`; ``to_dict()`` maps system -> type -> statistic ->
@@ -265,9 +265,10 @@ def compare(*, baseline: Sequence[str], systems: Mapping[str, Sequence[str]], re
     comparisons is applied (docs/significance.md says what to do).
     """
     n_resamples = _check_settings(method, n_resamples, confidence_level, seed, ci_resamples)
-    if options.get("aggregation", "mean") != "mean":
+    rouge = Rouge(rouge_types, config=config, backend=backend, num_threads=num_threads, **options)
+    if rouge.config.aggregation != "mean":
         raise ValueError(f"aggregation: compare reports exact means and tests their differences; got "
-                         f"{options['aggregation']!r}, leave it unset")
+                         f"{rouge.config.aggregation!r}, leave it unset")
     if not isinstance(systems, Mapping):
         raise TypeError(f"systems: expected a mapping of name -> predictions, got {type(systems).__name__}")
     if not systems:
@@ -284,7 +285,6 @@ def compare(*, baseline: Sequence[str], systems: Mapping[str, Sequence[str]], re
     runs = [("baseline", _validate_predictions(baseline, "baseline", n))]
     runs += [(name, _validate_predictions(preds, f"systems[{name!r}]", n)) for name, preds in systems.items()]
 
-    rouge = Rouge(rouge_types, backend=backend, num_threads=num_threads, **options)
     values = []
     total = n * len(runs)
     for _, preds in runs:
