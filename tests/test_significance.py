@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.stats as scipy_stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +23,6 @@ from rouge_metric import Rouge, compare
 from rouge_metric.result import COMPARISON_FIELDS, STATS
 from rouge_metric.significance import TIE_RTOL, paired_test
 from strategies import texts
-
-scipy_stats = pytest.importorskip("scipy.stats")
 
 
 def _flat(col):
