@@ -466,6 +466,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             raise InputError(f"{path}: {len(preds)} examples, but the baseline {args.baseline} has {len(base)}; "
                              "inputs must be aligned (one prediction per reference entry)", EXIT_MISALIGNED)
         systems[path] = preds
+    # The scoring settings (aggregation "mean"); the test's resamples, seed and level go to compare().
     config = config_from_args(argparse.Namespace(**{**vars(args), "n_resamples": 1}))
     bars: Dict[str, Any] = {}
 
