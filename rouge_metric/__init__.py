@@ -10,14 +10,17 @@ from .batch import RougeMapper, aggregate_dataset
 from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
 from .core import active_backend
 from .multilingual import SNOWBALL_LANGUAGES, unicode_tokenize
-from .result import AggregateScore, CorpusResult, Score, output_key
+from .result import AggregateScore, Comparison, ComparisonResult, CorpusResult, Score, output_key
 from .rouge155 import Rouge155
 from .scoring import Rouge, RougeScorer, compute
 from .sentence_split import split_sentences
+from .significance import compare
 
 __all__ = [
     "__version__",
     "AggregateScore",
+    "Comparison",
+    "ComparisonResult",
     "CorpusAccumulator",
     "CorpusResult",
     "DEFAULT_ROUGE_TYPES",
@@ -31,6 +34,7 @@ __all__ = [
     "Score",
     "active_backend",
     "aggregate_dataset",
+    "compare",
     "compute",
     "output_key",
     "split_sentences",

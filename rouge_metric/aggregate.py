@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .result import AggregateScore, Score
 
@@ -122,15 +122,111 @@ class CorpusAccumulator:
         return self._pred_len.value / n, self._ref_len.value / n
 
 
+#: Memory budget of the index rows of one resampling block, in bytes (drawn, then transposed):
+#: memory stays flat whatever the number of resamples, and the results do not depend on it.
+BLOCK_BYTES = 32 << 20
+#: At most this many resamples per block.
+MAX_BLOCK_ROWS = 64
+#: Size of the gather buffer, in bytes (about an L2 cache).
+CHUNK_BYTES = 512 << 10
+
+ProgressFn = Callable[[int], None]
+
+
+def resampled_means(table: Any, draw_rows: Callable[[int], Any], n_rows: int, row_len: int,
+                    progress: Optional[ProgressFn] = None) -> Any:
+    """Means of ``table`` rows selected by index rows, in blocks: memory flat in ``n_rows``.
+
+    ``draw_rows(b)`` returns the next ``b`` index rows, an integer array of shape ``(b, row_len)``
+    with values in ``[0, len(table))``. Row ``r`` of the result (shape ``(n_rows, table.shape[1])``)
+    is ``(table[i_0] + table[i_1] + ... + table[i_{row_len-1}]) / row_len``, summed left to right in
+    float64, for the indices ``i_j`` of index row ``r``: the same floats as
+    ``table[idx].mean(axis=1)`` on all index rows at once, whatever the block sizes.
+
+    Index rows are drawn in blocks of at most :data:`MAX_BLOCK_ROWS` (the rows and their transposed
+    copy, ``16 * b * row_len`` bytes, under :data:`BLOCK_BYTES`); for each group of 4 columns, the rows of a block are gathered in chunks of
+    :data:`CHUNK_BYTES` whose sums carry over from chunk to chunk. ``progress(b)`` is called after
+    each block of ``b`` rows. O(n_rows * row_len * columns) time (random reads of ``table``),
+    O(BLOCK_BYTES + CHUNK_BYTES + table + n_rows * columns) memory.
+    """
+    import numpy as np
+
+    table = np.asarray(table, dtype=np.float64)
+    n_items, k = table.shape
+    out = np.empty((n_rows, k), dtype=np.float64)
+    if n_rows == 0 or k == 0:
+        return out
+    if row_len == 0:
+        raise ValueError("resampled_means: index rows of length 0 have no mean")
+    # Columns in groups of 4 (zero-padded), each group a contiguous array of 32-byte items: numpy's
+    # take copies items of up to 32 bytes without a memmove per item, and one group's table is a
+    # third of the cache footprint of whole rows.
+    item = np.dtype((np.void, 32))
+    groups = []
+    for g0 in range(0, k, 4):
+        grp = np.zeros((n_items, 4), dtype=np.float64)
+        grp[:, :min(4, k - g0)] = table[:, g0:g0 + 4]
+        groups.append(grp.view(item).reshape(n_items))
+    block = max(1, min(MAX_BLOCK_ROWS, BLOCK_BYTES // (16 * row_len)))
+    for r0 in range(0, n_rows, block):
+        b = min(block, n_rows - r0)
+        idx = np.asarray(draw_rows(b))
+        if idx.shape != (b, row_len):
+            raise ValueError(f"draw_rows({b}) returned shape {idx.shape}, expected {(b, row_len)}")
+        cols_all = np.ascontiguousarray(idx.T, dtype=np.intp)  # (row_len, b): example j of every row
+        del idx
+        for g, items in enumerate(groups):
+            width = min(4, k - 4 * g)
+            out[r0:r0 + b, 4 * g:4 * g + width] = _sequential_sums(items, cols_all)[:, :width] / row_len
+        del cols_all  # before the next block is drawn: one block alive at a time
+        if progress is not None:
+            progress(b)
+    return out
+
+
+def _sequential_sums(items: Any, cols_all: Any) -> Any:
+    """``(b, 4)`` sums of the 32-byte ``items[cols_all[j, r]]`` over ``j``, left to right, gathered in
+    chunks of :data:`CHUNK_BYTES`."""
+    import numpy as np
+
+    row_len, b = cols_all.shape
+    item = items.dtype
+    chunk = max(1, min(row_len, CHUNK_BYTES // (32 * b)))
+    # buf[0] carries the running sums; buf[1:] receives the next chunk of gathered values, so that
+    # reducing axis 0 (inner loop over the 4 * b sums) continues every sum in order.
+    buf = np.empty((chunk + 1, b, 4), dtype=np.float64)
+    acc = None
+    for j0 in range(0, row_len, chunk):
+        cols = cols_all[j0:j0 + chunk]
+        m = cols.shape[0]
+        dest = buf[1:m + 1]
+        np.take(items, cols, out=dest.view(item).reshape(m, b), mode="clip")
+        if acc is None:
+            acc = dest.sum(axis=0)
+        else:
+            buf[0] = acc
+            acc = buf[:m + 1].sum(axis=0)
+    return acc
+
+
+def bootstrap_rows(rng: Any, n: int) -> Callable[[int], Any]:
+    """Index rows of bootstrap resamples: each row ``rng.integers(0, n, size=n)``, drawn ``b`` rows
+    at a time (the same stream of integers for any ``b``; also what ``rng.choice(n, (b, n))`` and
+    scipy.stats.bootstrap draw from the same generator)."""
+    return lambda b: rng.integers(0, n, size=(b, n))
+
+
 def bootstrap(values: Dict[str, Sequence[float]], means: Dict[str, Score], n_resamples: int,
-              confidence_level: float, seed: int, chunk: int = 64) -> Dict[str, AggregateScore]:
+              confidence_level: float, seed: int, progress: Optional[ProgressFn] = None
+              ) -> Dict[str, AggregateScore]:
     """Percentile bootstrap of the mean, paired across types and statistics.
 
     ``values[t]`` is the flat (P, R, F) sequence of the examples. Resample i draws N example indices
     with replacement from ``numpy.random.default_rng(seed)``; every type uses the same draws. ``low``
     and ``high`` are the (1-cl)/2 and (1+cl)/2 percentiles (linear interpolation) of the resampled
     means; ``mid`` is the exact sample mean. Deterministic for a seed, in every process.
-    O(n_resamples * N * types) time, O(chunk * N) memory.
+    O(n_resamples * N * types) time; memory flat in ``n_resamples`` (:func:`resampled_means`).
+    ``progress(k)`` is called as blocks of ``k`` resamples finish.
     """
     import numpy as np
 
@@ -144,13 +240,8 @@ def bootstrap(values: Dict[str, Sequence[float]], means: Dict[str, Score], n_res
         return {t: AggregateScore(z, z, z) for t in types}
     data = np.concatenate(mats, axis=1)  # (N, 3 * types)
     rng = np.random.default_rng(seed)
-    resampled = np.empty((n_resamples, data.shape[1]), dtype=np.float64)
-    for start in range(0, n_resamples, chunk):
-        stop = min(start + chunk, n_resamples)
-        idx = rng.integers(0, n, size=(stop - start, n))
-        resampled[start:stop] = data[idx].mean(axis=1)
-    delta = (1.0 - confidence_level) / 2.0
-    low, high = np.percentile(resampled, [100.0 * delta, 100.0 * (1.0 - delta)], axis=0)
+    resampled = resampled_means(data, bootstrap_rows(rng, n), n_resamples, n, progress)
+    low, high = percentile_interval(resampled, confidence_level)
     out: Dict[str, AggregateScore] = {}
     for k, t in enumerate(types):
         sl = slice(3 * k, 3 * k + 3)
@@ -158,6 +249,15 @@ def bootstrap(values: Dict[str, Sequence[float]], means: Dict[str, Score], n_res
             low=Score(*map(float, low[sl])), mid=means[t], high=Score(*map(float, high[sl]))
         )
     return out
+
+
+def percentile_interval(resampled: Any, confidence_level: float) -> Tuple[Any, Any]:
+    """Per column, the (1-cl)/2 and (1+cl)/2 percentiles (linear interpolation) of the rows."""
+    import numpy as np
+
+    delta = (1.0 - confidence_level) / 2.0
+    low, high = np.percentile(resampled, [100.0 * delta, 100.0 * (1.0 - delta)], axis=0)
+    return low, high
 
 
 def mean_of(values: Iterable[float]) -> float:

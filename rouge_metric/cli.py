@@ -383,7 +383,15 @@ def cmd_score(args: argparse.Namespace) -> int:
             bar.close()
         if out is not None:
             out.close()
-    result = rouge.result(acc)
+    rbar = _progress(config.n_resamples, args.quiet) if config.aggregation == "bootstrap" else None
+    if rbar is not None:  # the bootstrap's resampling gets its own bar
+        rbar.set_description("resampling")
+        rbar.unit = "resample"
+    try:
+        result = rouge.result(acc, progress=rbar.update if rbar is not None else None)
+    finally:
+        if rbar is not None:
+            rbar.close()
     if args.json:
         print(json.dumps(result.as_json(), indent=2))
     else:
@@ -438,6 +446,124 @@ def cmd_export_space(args: argparse.Namespace) -> int:
         print(f"wrote {len(files)} files to {args.directory}: {', '.join(sorted(files))}")
         print(f'check it with: python -c "import evaluate; print(evaluate.load({args.directory!r}))"')
     return EXIT_OK
+
+
+# -------------------------------------------------------------------------------- compare
+def _read_prediction_column(path: str, args: argparse.Namespace) -> List[str]:
+    """The predictions of one system file (text lines, a JSONL field or a dataset column)."""
+    fmt = detect_format(path, args.format)
+    if fmt == "text":
+        return read_lines(path)
+    field = [(args.prediction_field, False)]
+    return read_jsonl(path, field)[0] if fmt == "jsonl" else read_dataset(path, field, args.split)[0]
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .significance import compare
+
+    if args.aggregation != "mean":
+        raise InputError("--aggregation/--bootstrap: compare reports exact means and tests their differences "
+                         "(choose the test with --method)", EXIT_USAGE)
+    if not 0.0 < args.level < 1.0:
+        raise InputError(f"--level: expected a number in (0, 1), got {args.level}", EXIT_USAGE)
+    seen = set()
+    for path in args.system:
+        if path in seen:
+            raise InputError(f"--system: {path} is given twice", EXIT_USAGE)
+        seen.add(path)
+    base, refs = load_inputs(argparse.Namespace(**{**vars(args), "predictions": args.baseline}))
+    systems: Dict[str, List[str]] = {}
+    for path in args.system:
+        preds = _read_prediction_column(path, args)
+        if len(preds) != len(base):
+            raise InputError(f"{path}: {len(preds)} examples, but the baseline {args.baseline} has {len(base)}; "
+                             "inputs must be aligned (one prediction per reference entry)", EXIT_MISALIGNED)
+        systems[path] = preds
+    # The scoring settings (aggregation "mean"); the test's resamples, seed and level go to compare().
+    config = config_from_args(argparse.Namespace(**{**vars(args), "n_resamples": 1}))
+    bars: Dict[str, Any] = {}
+
+    def progress(stage: str, k: int, total: int) -> None:
+        if stage not in bars:
+            for bar in bars.values():
+                if bar is not None:
+                    bar.close()
+            bar = bars[stage] = _progress(total, args.quiet)
+            if bar is not None:
+                bar.set_description(stage)
+                bar.unit = "ex" if stage == "scoring" else "resample"
+        if bars[stage] is not None:
+            bars[stage].update(k)
+
+    try:
+        result = compare(baseline=base, systems=systems, references=refs, method=args.method,
+                         n_resamples=args.n_resamples, confidence_level=args.confidence_level, seed=args.seed,
+                         ci_resamples=args.ci_resamples, config=config, backend=args.backend, progress=progress)
+    finally:
+        for bar in bars.values():
+            if bar is not None:
+                bar.close()
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        if not args.quiet:
+            print(f"signature: {result.signature}", file=sys.stderr)
+    else:
+        print(f"baseline: {args.baseline}")
+        print(result.format_table(level=args.level, stats=args.stats, digits=args.digits))
+    return EXIT_OK
+
+
+def _add_compare_parser(sub: Any, fmt: Any) -> None:
+    from .result import STATS
+    from .significance import DEFAULT_CI_RESAMPLES, DEFAULT_RESAMPLES, METHODS
+
+    cp = sub.add_parser(
+        "compare", help="is a system significantly better than the baseline? (paired tests)", epilog=_epilog(),
+        formatter_class=fmt,
+        description="Score the baseline and every system once on the same references, then test each system's "
+                    "difference with the baseline per rouge type and statistic: paired bootstrap resampling or "
+                    "approximate randomization (sacreBLEU's tests; see docs/significance.md). No correction for "
+                    "multiple comparisons is applied.")
+    g = cp.add_argument_group("inputs")
+    g.add_argument("--baseline", required=True, metavar="PATH",
+                   help="the baseline's predictions: a text file (one per line), a JSONL file or a saved dataset")
+    g.add_argument("--system", action="append", required=True, metavar="PATH",
+                   help="a system's predictions, aligned with the baseline (repeat for several systems; each is "
+                        "named by its path)")
+    g.add_argument("--references", action="append", metavar="PATH",
+                   help="references, aligned with the predictions (repeat for several references); omit to read "
+                        "them from the baseline JSONL file or dataset")
+    g.add_argument("--format", choices=FORMATS, default="auto",
+                   help="input format (auto: directory = dataset, .jsonl/.ndjson/.json = JSONL, else text)")
+    g.add_argument("--prediction-field", default="prediction", metavar="NAME",
+                   help="JSONL field / dataset column of the predictions (default: %(default)s)")
+    g.add_argument("--references-field", default="references", metavar="NAME",
+                   help="JSONL field / dataset column of the reference(s) in the baseline file (default: %(default)s)")
+    g.add_argument("--split", default=None, help="split of a saved DatasetDict")
+    t = cp.add_argument_group("test")
+    t.add_argument("--method", choices=METHODS, default=METHODS[0],
+                   help="paired_bootstrap (default) or approximate_randomization")
+    t.add_argument("--ci-resamples", type=int, default=DEFAULT_CI_RESAMPLES,
+                   help="bootstrap resamples of the intervals under approximate_randomization (default: %(default)s)")
+    t.add_argument("--level", type=float, default=0.05,
+                   help="significance level marked with * in the table (default: %(default)s)")
+    o = cp.add_argument_group("output")
+    o.add_argument("--json", action="store_true",
+                   help="print {system: {type: {statistic: {baseline, system, delta, ci_low, ci_high, p_value}}}} "
+                        "(the signature goes to stderr)")
+    o.add_argument("--stats", nargs="+", choices=STATS, default=["fmeasure"],
+                   help="statistics in the table (default: fmeasure)")
+    o.add_argument("--digits", type=int, default=2, help="digits in the table (default: %(default)s)")
+    o.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_config_arguments(cp)
+    defaults = ", ".join(f"{m}: {k}" for m, k in DEFAULT_RESAMPLES.items())
+    helps = {"n_resamples": f"bootstrap resamples or randomization trials (default: {defaults})",
+             "seed": "seed of every draw (default: %(default)s)",
+             "confidence_level": "level of the interval of each difference (default: %(default)s)"}
+    for action in cp._actions:  # the test's meaning of the RougeConfig options it shares
+        if action.dest in helps:
+            action.help = helps[action.dest]
+    cp.set_defaults(func=cmd_compare, n_resamples=None)
 
 
 # ---------------------------------------------------------------------------------- parser
@@ -527,6 +653,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--force", action="store_true", help="overwrite files in an existing folder")
     sp.add_argument("--quiet", "-q", action="store_true")
     sp.set_defaults(func=cmd_export_space)
+
+    _add_compare_parser(sub, fmt)
     return parser
 
 

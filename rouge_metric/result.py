@@ -117,3 +117,100 @@ class CorpusResult:
         if self.per_example is not None:
             out["per_example"] = [{t: sc._asdict() for t, sc in ex.items()} for ex in self.per_example]
         return out
+
+
+#: The fields of one paired comparison, in output order: the keys of the innermost dicts of
+#: :meth:`ComparisonResult.to_dict`.
+COMPARISON_FIELDS = ("baseline", "system", "delta", "ci_low", "ci_high", "p_value")
+
+
+class Comparison(NamedTuple):
+    """One statistic of one rouge type, a system against the baseline.
+
+    ``baseline`` and ``system`` are the exact corpus means, ``delta = system - baseline``;
+    ``[ci_low, ci_high]`` is the bootstrap percentile interval of the difference; ``p_value`` is the
+    two-sided p-value of the paired test (see docs/significance.md)."""
+
+    baseline: float
+    system: float
+    delta: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+
+
+@dataclasses.dataclass(frozen=True)
+class ComparisonResult:
+    """What :func:`rouge_metric.compare` returns.
+
+    Attributes:
+        comparisons: system name -> rouge type -> statistic (``precision``, ``recall``, ``fmeasure``)
+            -> :class:`Comparison`.
+        n: number of examples.
+        method: ``paired_bootstrap`` or ``approximate_randomization``.
+        n_resamples: resamples (bootstrap) or trials (randomization) of the test.
+        confidence_level: the level of the intervals.
+        seed: the seed of every draw.
+        exact: True when approximate randomization enumerated all ``2**n`` assignments instead.
+        signature: the scoring settings and the test.
+        baseline_name: how tables name the baseline.
+    """
+
+    comparisons: Dict[str, Dict[str, Dict[str, Comparison]]]
+    n: int
+    method: str
+    n_resamples: int
+    confidence_level: float
+    seed: int
+    signature: str
+    exact: bool = False
+    baseline_name: str = "baseline"
+
+    def to_dict(self) -> Dict[str, Dict[str, Dict[str, Dict[str, float]]]]:
+        """``{system: {type: {statistic: {"baseline", "system", "delta", "ci_low", "ci_high",
+        "p_value"}}}}`` of plain floats (what ``rouge-metric compare --json`` prints)."""
+        return {
+            name: {t: {s: {f: float(v) for f, v in zip(COMPARISON_FIELDS, c)} for s, c in per_stat.items()}
+                   for t, per_stat in per_type.items()}
+            for name, per_type in self.comparisons.items()
+        }
+
+    def format_table(self, level: float = 0.05, stats: Sequence[str] = ("fmeasure",), scale: float = 100.0,
+                     digits: int = 2) -> str:
+        """A plain-text table, one row per system and score, ``*`` marking ``p_value < level``; then the
+        level, the number of comparisons in the table (no correction is applied) and the signature."""
+        if not isinstance(level, (int, float)) or isinstance(level, bool) or not 0.0 < level < 1.0:
+            raise ValueError(f"level: expected a number in (0, 1), got {level!r}")
+        for s in stats:
+            if s not in STATS:
+                raise ValueError(f"stats: unknown statistic {s!r}; allowed: {', '.join(STATS)}")
+        ci_head = f"{self.confidence_level * 100:g}% CI of delta"
+        head = ["system", "score", self.baseline_name, "system", "delta", ci_head, "p-value", ""]
+        rows: List[List[str]] = []
+        for name, per_type in self.comparisons.items():
+            for t, per_stat in per_type.items():
+                for s in STATS:
+                    if s not in stats:
+                        continue
+                    c = per_stat[s]
+                    rows.append([
+                        name, output_key(t, s), f"{c.baseline * scale:.{digits}f}", f"{c.system * scale:.{digits}f}",
+                        f"{c.delta * scale:+.{digits}f}",
+                        f"[{c.ci_low * scale:+.{digits}f}, {c.ci_high * scale:+.{digits}f}]",
+                        f"{c.p_value:.4f}", "*" if c.p_value < level else "",
+                    ])
+        widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+        left = (0, 1)
+        fmt = lambda r: "  ".join(c.ljust(w) if i in left or i == len(head) - 1 else c.rjust(w)
+                                  for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+        test = "exact approximate randomization (all 2^n assignments)" if self.exact else \
+            f"{self.method}, {self.n_resamples} resamples, seed {self.seed}"
+        lines = [fmt(head), fmt(["-" * w for w in widths[:-1]] + [""])] + [fmt(r) for r in rows]
+        many = f"the {len(rows)} comparisons shown" if len(rows) > 1 else "multiple comparisons"
+        lines.append(f"* p < {level:g} (two-sided; each row is tested on its own, no correction for {many})")
+        lines.append(f"n={self.n}  {test}")
+        lines.append(self.signature)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format_table()

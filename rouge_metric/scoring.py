@@ -8,7 +8,7 @@ multi-reference selection -> :class:`Score` per example -> :class:`CorpusAccumul
 from __future__ import annotations
 
 import math
-from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import AbstractSet, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import core
 from .aggregate import CorpusAccumulator, bootstrap
@@ -353,8 +353,10 @@ class Rouge:
             if per_example is not None:
                 per_example.append(scores)
 
-    def result(self, acc: CorpusAccumulator, per_example: Optional[List[Dict[str, Score]]] = None) -> CorpusResult:
-        """The corpus result of an accumulator: exact means, CI when bootstrapping, signature."""
+    def result(self, acc: CorpusAccumulator, per_example: Optional[List[Dict[str, Score]]] = None,
+               progress: Optional[Callable[[int], None]] = None) -> CorpusResult:
+        """The corpus result of an accumulator: exact means, CI when bootstrapping, signature.
+        ``progress(k)`` is called as blocks of ``k`` bootstrap resamples finish."""
         if acc.n == 0:
             raise ValueError("predictions: no example was scored (empty input); a corpus score needs at least "
                              "one prediction and its references")
@@ -364,7 +366,7 @@ class Rouge:
         if cfg.aggregation == "bootstrap":
             if acc.values is None:
                 raise ValueError("bootstrap aggregation needs an accumulator created with keep_values=True")
-            ci = bootstrap(acc.values, means, cfg.n_resamples, cfg.confidence_level, cfg.seed)
+            ci = bootstrap(acc.values, means, cfg.n_resamples, cfg.confidence_level, cfg.seed, progress)
         pl, rl = acc.mean_lengths()
         return CorpusResult(
             scores=means, n=acc.n, pred_len=pl, ref_len=rl, signature=self.signature(), ci=ci,

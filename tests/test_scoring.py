@@ -115,7 +115,7 @@ def test_bootstrap_interval_definition():
     assert res.ci["rouge1"].mid == res.scores["rouge1"]
     assert res.confidence_level == 0.95
     # The first chunk of draws is shared by all types: type 0 values reproduce with a plain loop.
-    # (our implementation draws chunks of 64 resamples of N indices: the same stream as 1 x N draws)
+    # (our implementation draws blocks of resamples of N indices: the same stream as 1 x N draws)
     f = [ex["rouge1"].fmeasure for ex in res.per_example]
     lo, hi = _slow_bootstrap(f, 200, 0.95, 11)
     assert res.ci["rouge1"].low.fmeasure == pytest.approx(lo, abs=1e-12)

@@ -1,0 +1,113 @@
+"""aggregate.py: the blocked resampling engine and the bootstrap built on it.
+
+The bootstrap resamples in blocks (memory flat in the number of resamples); its oracle is the
+implementation it replaced (tests/oracles.py), which gathered every chunk of 64 resamples at once:
+the two must give the same floats for every seed, size and block size.
+"""
+
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oracles import bootstrap_all_at_once
+from rouge_metric import aggregate
+from rouge_metric.aggregate import bootstrap, bootstrap_rows, resampled_means
+from rouge_metric.result import Score
+
+
+def _values(n, n_types, seed, spread=True):
+    rng = np.random.default_rng(seed)
+    vals = {}
+    for k in range(n_types):
+        v = rng.random(3 * n)
+        if spread:  # magnitudes far apart make any change of summation order visible in the last bits
+            v *= rng.choice([1e-9, 1e-3, 1.0, 1e3], size=3 * n)
+        vals[f"rouge{k + 1}"] = v.tolist()
+    means = {t: Score(*(float(np.mean(v[i::3])) for i in range(3))) for t, v in vals.items()}
+    return vals, means
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks of a few rows and chunks of a few examples: every carry path runs."""
+    def set_(block_bytes, chunk_bytes, max_rows):
+        monkeypatch.setattr(aggregate, "BLOCK_BYTES", block_bytes)
+        monkeypatch.setattr(aggregate, "CHUNK_BYTES", chunk_bytes)
+        monkeypatch.setattr(aggregate, "MAX_BLOCK_ROWS", max_rows)
+    return set_
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 300), n_types=st.integers(1, 5), n_resamples=st.integers(1, 200),
+       seed=st.integers(0, 2**32), cl=st.floats(0.5, 0.99),
+       block_bytes=st.sampled_from([1, 256, 4096, 32 << 20]), chunk_bytes=st.sampled_from([1, 100, 2048, 512 << 10]),
+       max_rows=st.sampled_from([1, 3, 64]))
+def test_blocked_bootstrap_equals_the_previous_implementation(n, n_types, n_resamples, seed, cl, block_bytes,
+                                                             chunk_bytes, max_rows):
+    vals, means = _values(n, n_types, seed % 1000)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(aggregate, "BLOCK_BYTES", block_bytes)
+        mp.setattr(aggregate, "CHUNK_BYTES", chunk_bytes)
+        mp.setattr(aggregate, "MAX_BLOCK_ROWS", max_rows)
+        got = bootstrap(vals, means, n_resamples, cl, seed)
+    assert got == bootstrap_all_at_once(vals, means, n_resamples, cl, seed)
+
+
+def test_blocked_bootstrap_equals_the_previous_implementation_default_blocks():
+    # 20,000 examples x 4 types: several blocks of rows and several chunks per block at the real sizes.
+    vals, means = _values(20_000, 4, 5)
+    assert bootstrap(vals, means, 150, 0.95, 42) == bootstrap_all_at_once(vals, means, 150, 0.95, 42)
+
+
+def test_resampled_means_rows_are_sequential_means():
+    table = np.random.default_rng(0).random((50, 7)) * 1e3
+    idx = np.random.default_rng(1).integers(0, 50, size=(9, 23))
+    it = iter(idx)
+    got = resampled_means(table, lambda b: np.stack([next(it) for _ in range(b)]), 9, 23)
+    for r in range(9):
+        for c in range(7):
+            s = 0.0
+            for i in idx[r]:  # left to right, as documented
+                s = s + table[i, c] if s else table[i, c]
+            assert got[r, c] == s / 23
+
+
+def test_draws_are_sacrebleu_and_scipy_draws():
+    # rng.choice(n, (R, n)) (sacreBLEU) and rng.integers(0, n, (R, n)) (scipy.stats.bootstrap) are one
+    # stream; drawing it in blocks of any size gives the same rows.
+    n, R = 37, 50
+    want = np.random.default_rng(9).choice(n, size=(R, n), replace=True)
+    draw = bootstrap_rows(np.random.default_rng(9), n)
+    got = np.concatenate([draw(b) for b in (1, 7, 13, 29)])
+    assert (got == want).all()
+
+
+def test_progress_covers_every_resample(small_blocks):
+    small_blocks(8 * 40 * 16, 1024, 64)  # blocks of 8 resamples for 40 examples
+    vals, means = _values(40, 2, 1)
+    calls = []
+    bootstrap(vals, means, 100, 0.9, 0, progress=calls.append)
+    assert sum(calls) == 100 and len(calls) == 13
+
+
+def test_memory_is_flat_in_the_number_of_resamples():
+    vals, means = _values(20_000, 4, 2, spread=False)
+    peaks = []
+    for n_resamples in (64, 640):
+        tracemalloc.start()
+        bootstrap(vals, means, n_resamples, 0.95, 0)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    # 10x the resamples: only the (resamples x 12) float array of resampled means may grow.
+    assert peaks[1] - peaks[0] < 576 * 12 * 8 * 3, peaks
+    # ... and no block of the size of the old (64, N, 12) gather (123 MB here).
+    assert peaks[1] < aggregate.BLOCK_BYTES * 2 + 20_000 * 12 * 8 * 4, peaks
+
+
+def test_zero_examples_and_no_types():
+    assert bootstrap({}, {}, 10, 0.95, 0) == {}
+    z = Score(0.0, 0.0, 0.0)
+    assert bootstrap({"rouge1": []}, {"rouge1": z}, 10, 0.95, 0)["rouge1"].low == z
