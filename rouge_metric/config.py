@@ -273,8 +273,8 @@ class RougeConfig:
             value = getattr(self, arg)
             if value is None:
                 value = default
-            if isinstance(value, int) and not isinstance(value, bool):
-                value = (value,)
+            if not isinstance(value, bool) and hasattr(value, "__index__") and not hasattr(value, "__len__"):
+                value = (value,)  # one id (int, numpy or torch integer scalar)
             try:
                 items = list(value)
             except TypeError:
