@@ -18,11 +18,13 @@ lists); the kernels then run natively when the native backend is active.
 
 from __future__ import annotations
 
+from itertools import filterfalse
 from typing import Any, List, Optional, Sequence, Tuple
 
 from .config import RougeConfig
 
 Ids = List[int]
+_INT_ONLY = {int}
 
 
 def _type_name(x: Any) -> str:
@@ -65,6 +67,8 @@ def as_ids(x: Any, arg: str) -> Ids:
             f"{arg}: expected a sequence of integer token ids (list, numpy array, CPU tensor), got "
             f"{_type_name(x)}" + ("; tokenizer='ids' scores token ids, not text" if isinstance(x, str) else ""))
     out = x if type(x) is list else list(x)
+    if not out or set(map(type, out)) == _INT_ONLY:  # the common case, checked at C speed
+        return out
     for j, v in enumerate(out):
         if type(v) is not int:
             if not _is_int_scalar(v):
@@ -144,8 +148,7 @@ class IdPipeline:
         self.needs_tokens = any(not s.uses_sentences for s in config.type_specs)
 
     def process(self, ids: Ids) -> Tuple[Optional[Ids], Optional[List[Ids]]]:
-        drop = self.drop
-        tokens = [t for t in ids if t not in drop]
+        tokens = list(filterfalse(self.drop.__contains__, ids))
         if not self.needs_sentences:
             return tokens, None
         if not self.ends:
