@@ -204,8 +204,11 @@ class RougeConfig:
             self._check_ids_mode()
         else:
             for arg in ("ignore_ids", "sentence_ids"):
-                if getattr(self, arg) not in (None, ()):
+                value = getattr(self, arg)
+                if value is not None and not (isinstance(value, (list, tuple)) and not value):
                     raise ValueError(f"{arg}: only used with tokenizer='ids' (token-id input); got tokenizer={tok!r}")
+            object.__setattr__(self, "ignore_ids", None)  # unset (an empty list from the CLI is unset too)
+            object.__setattr__(self, "sentence_ids", ())
         if tok == IDS_TOKENIZER:
             pass  # checked above
         elif isinstance(tok, str):
