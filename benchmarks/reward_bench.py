@@ -37,7 +37,7 @@ import random
 import statistics
 import sys
 import time
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 
 def make_batch(prompts: int, generations: int, seed: int = 0):
@@ -77,7 +77,7 @@ def make_batch(prompts: int, generations: int, seed: int = 0):
     return comps, refs, comp_ids, ref_ids
 
 
-def main(argv: List[str] = None) -> int:
+def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--prompts", type=int, default=64)
     p.add_argument("--generations", type=int, default=8)
