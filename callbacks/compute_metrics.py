@@ -26,7 +26,12 @@ class RougeComputeMetrics:
     Args:
         tokenizer: decodes the token ids (needs ``pad_token_id`` and ``batch_decode``).
         rouge_types: rouge types to report (default ``rouge1, rouge2, rougeL, rougeLsum``).
-        use_stemmer: Porter stemming, on by default as in the HF summarization example.
+        use_stemmer: Porter stemming, on by default as in the HF summarization example (off with
+            ``score_ids``, where it is an error).
+        score_ids: opt-in fast monitoring mode: score the token ids themselves (``tokenizer="ids"`` of the
+            core) instead of decoded texts; -100, the pad id and the tokenizer's special ids are ignored
+            (``ignore_ids`` overrides). These are numbers over sub-word ids, **not** text ROUGE: they differ
+            from the default mode and from published ROUGE; the signature says ``tok:ids``.
         sentence_splitter: how rougeLsum finds sentences in the decoded texts: ``"newline"`` (default),
             ``"nltk"`` (punkt data; fails at construction with the core's message when it is missing),
             any other name the core registers, or a callable ``str -> list[str]``.
@@ -54,7 +59,7 @@ class RougeComputeMetrics:
     """
 
     def __init__(self, tokenizer: Any, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
-                 use_stemmer: bool = True, sentence_splitter: Any = "newline",
+                 use_stemmer: Optional[bool] = None, sentence_splitter: Any = "newline", score_ids: bool = False,
                  stats: Sequence[str] = ("fmeasure",), scale: float = 100.0, gen_len: bool = True,
                  num_samples: int = 0, sync_ranks: bool = False, rouge_tokenizer: Any = None,
                  **rouge_options: Any) -> None:
@@ -76,8 +81,21 @@ class RougeComputeMetrics:
         if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
             raise ValueError(f"num_samples: expected an integer >= 0, got {num_samples!r}")
         self.tokenizer = tokenizer
-        self.rouge = Rouge(rouge_types, use_stemmer=use_stemmer, sentence_splitter=sentence_splitter,
-                           tokenizer=rouge_tokenizer, **rouge_options)
+        self.score_ids = bool(score_ids)
+        if self.score_ids:
+            if rouge_tokenizer is not None:
+                raise ValueError("rouge_tokenizer: score_ids=True scores token ids; leave rouge_tokenizer unset")
+            if sentence_splitter != "newline":
+                raise ValueError("sentence_splitter: not used with score_ids=True; give the ids that end a sentence "
+                                 "as sentence_ids")
+            if "ignore_ids" not in rouge_options:
+                special = [i for i in (getattr(tokenizer, "all_special_ids", None) or []) if isinstance(i, int)]
+                pad = getattr(tokenizer, "pad_token_id", None)
+                rouge_options["ignore_ids"] = sorted({-100, *special, *([pad] if pad is not None else [])})
+            self.rouge = Rouge(rouge_types, use_stemmer=bool(use_stemmer), tokenizer="ids", **rouge_options)
+        else:
+            self.rouge = Rouge(rouge_types, use_stemmer=True if use_stemmer is None else use_stemmer,
+                               sentence_splitter=sentence_splitter, tokenizer=rouge_tokenizer, **rouge_options)
         self.stats = tuple(stats)
         self.scale = float(scale)
         self.gen_len = bool(gen_len)
@@ -132,7 +150,7 @@ class RougeComputeMetrics:
         if compute_result is None:
             self.reset()  # a plain call is a whole evaluation: drop any unfinished batched state
         predictions, label_ids = eval_pred[0], eval_pred[1]
-        batch = decode_eval_pred(self.tokenizer, predictions, label_ids)
+        batch = decode_eval_pred(self.tokenizer, predictions, label_ids, as_ids=self.score_ids)
         if self.expected_examples is not None:
             keep = max(self.expected_examples - self._rows, 0)
             self._rows += len(batch.predictions)

@@ -17,10 +17,11 @@ from ._compat import loaded_torch
 
 
 class DecodedBatch(NamedTuple):
-    """Decoded texts of one batch and the number of generated (non-pad) tokens of each prediction."""
+    """Decoded texts of one batch (or, with ``as_ids``, the rows of token ids) and the number of generated
+    (non-pad) tokens of each prediction."""
 
-    predictions: List[str]
-    references: List[str]
+    predictions: List[Any]
+    references: List[Any]
     gen_lens: List[int]
 
 
@@ -67,12 +68,14 @@ def _token_ids(predictions: Any, labels: np.ndarray) -> np.ndarray:
     return preds
 
 
-def decode_eval_pred(tokenizer: Any, predictions: Any, label_ids: Any) -> DecodedBatch:
+def decode_eval_pred(tokenizer: Any, predictions: Any, label_ids: Any, as_ids: bool = False) -> DecodedBatch:
     """Decode predictions and labels as the HF summarization example does, robustly.
 
     Negative ids (``-100``) become ``pad_token_id``; special tokens are skipped; texts are stripped.
     ``gen_lens[i]`` counts the non-pad ids of prediction ``i`` (the example's ``gen_len``).
     A list (``eval_do_concat_batches=False``) is decoded batch by batch.
+    With ``as_ids`` nothing is decoded: the rows of ids are returned as lists (pad where -100 was), for a
+    scorer with ``tokenizer="ids"`` that ignores the pad and special ids.
     """
     pad = getattr(tokenizer, "pad_token_id", None)
     if pad is None:
@@ -88,7 +91,7 @@ def decode_eval_pred(tokenizer: Any, predictions: Any, label_ids: Any) -> Decode
             )
         out = DecodedBatch([], [], [])
         for p, l in zip(predictions, label_ids):
-            part = decode_eval_pred(tokenizer, p, l)
+            part = decode_eval_pred(tokenizer, p, l, as_ids)
             for a, b in zip(out, part):
                 a.extend(b)
         return out
@@ -103,6 +106,8 @@ def decode_eval_pred(tokenizer: Any, predictions: Any, label_ids: Any) -> Decode
     preds = np.where(preds < 0, pad, preds)
     labels = np.where(labels < 0, pad, labels).astype(np.int64, copy=False)
     gen_lens = np.count_nonzero(preds != pad, axis=1).tolist()
+    if as_ids:
+        return DecodedBatch(preds.tolist(), labels.tolist(), gen_lens)
     return DecodedBatch(_decode(tokenizer, preds), _decode(tokenizer, labels), gen_lens)
 
 

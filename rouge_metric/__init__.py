@@ -11,6 +11,7 @@ from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
 from .core import active_backend
 from .multilingual import SNOWBALL_LANGUAGES, unicode_tokenize
 from .result import AggregateScore, Comparison, ComparisonResult, CorpusResult, Score, output_key
+from .rewards import RougeReward, rouge_reward
 from .rouge155 import Rouge155
 from .scoring import Rouge, RougeScorer, compute
 from .sentence_split import split_sentences
@@ -29,6 +30,7 @@ __all__ = [
     "Rouge155",
     "RougeConfig",
     "RougeMapper",
+    "RougeReward",
     "RougeScorer",
     "SNOWBALL_LANGUAGES",
     "Score",
@@ -37,6 +39,7 @@ __all__ = [
     "compare",
     "compute",
     "output_key",
+    "rouge_reward",
     "split_sentences",
     "unicode_tokenize",
 ]

@@ -27,6 +27,15 @@ MULTI_REF_MODES: Tuple[str, ...] = ("max", "mean", "pool", "best_recall")
 #: tokenization of raw text; :mod:`rouge_metric.rouge155`).
 TOKENIZERS: Tuple[str, ...] = ("default", "whitespace", "unicode", "perl")
 
+#: ``tokenizer="ids"``: predictions and references are already sequences of integer token ids (lists,
+#: numpy integer arrays, CPU torch tensors); no text, no tokenizer, no stemmer (:mod:`rouge_metric.ids`).
+#: The numbers are ROUGE over ids, not over words: they differ from text ROUGE of the decoded strings.
+IDS_TOKENIZER = "ids"
+
+#: Ids dropped before scoring in ``tokenizer="ids"`` mode unless ``ignore_ids`` says otherwise: the
+#: ``-100`` of Hugging Face labels. Add the pad id (and EOS) of your tokenizer.
+DEFAULT_IGNORE_IDS: Tuple[int, ...] = (-100,)
+
 #: Stemmers: ``porter`` is nltk's PorterStemmer as rouge-score uses it; ``perl_porter`` is the Porter
 #: variant of ROUGE-1.5.5.pl (:mod:`rouge_metric.perl_porter`); ``snowball:<language>`` are nltk's
 #: Snowball stemmers (languages: ``rouge_metric.multilingual.SNOWBALL_LANGUAGES``).
@@ -144,6 +153,11 @@ class RougeConfig:
         stopwords: ``None`` or the words removed before scoring (after tokenization, before stemming):
             a path of a UTF-8 file with one word per line, or an iterable of words. Stored as a sorted
             tuple; the signature names it by hash and size (``stop:1a2b3c4d(n=598)``).
+        ignore_ids: with ``tokenizer="ids"`` only: the ids dropped before scoring (default ``(-100,)``;
+            add the pad id). Signature: ``ignore:-100,0``.
+        sentence_ids: with ``tokenizer="ids"`` only: the ids that end a sentence for rougeLsum/rougeW (they
+            separate sentences and are dropped, as newlines are in text); none: the whole sequence is one
+            sentence. Signature: ``split:ids(13,198)``.
     """
 
     rouge_types: Tuple[str, ...] = DEFAULT_ROUGE_TYPES
@@ -159,6 +173,8 @@ class RougeConfig:
     confidence_level: float = 0.95
     seed: int = 0
     stopwords: Any = dataclasses.field(default=None, repr=False)
+    ignore_ids: Any = None
+    sentence_ids: Any = ()
 
     def __post_init__(self) -> None:
         types = as_type_names(self.rouge_types)
@@ -192,7 +208,18 @@ class RougeConfig:
         tok = self.tokenizer
         if tok is None:
             tok = "default"
-        if isinstance(tok, str):
+        if tok == IDS_TOKENIZER:
+            self._check_ids_mode()
+        else:
+            for arg in ("ignore_ids", "sentence_ids"):
+                value = getattr(self, arg)
+                if value is not None and not (isinstance(value, (list, tuple)) and not value):
+                    raise ValueError(f"{arg}: only used with tokenizer='ids' (token-id input); got tokenizer={tok!r}")
+            object.__setattr__(self, "ignore_ids", None)  # unset (an empty list from the CLI is unset too)
+            object.__setattr__(self, "sentence_ids", ())
+        if tok == IDS_TOKENIZER:
+            pass  # checked above
+        elif isinstance(tok, str):
             from .text import check_tokenizer_name
 
             check_tokenizer_name(tok)
@@ -244,6 +271,46 @@ class RougeConfig:
 
             object.__setattr__(self, "stopwords", load_stopwords(self.stopwords) or None)
 
+    def _check_ids_mode(self) -> None:
+        """``tokenizer="ids"``: no stemmer, no stopwords, no text splitter; normalize the id sets."""
+        if self.use_stemmer not in (False, None):
+            raise ValueError(
+                f"use_stemmer: stemming needs words, but tokenizer='ids' scores token ids; got use_stemmer="
+                f"{self.use_stemmer!r}. Use use_stemmer=False, or decode the ids and score the texts")
+        if self.stopwords is not None:
+            raise ValueError("stopwords: not supported with tokenizer='ids'; put the ids to drop in ignore_ids")
+        if self.sentence_splitter not in (None, "newline"):
+            raise ValueError(
+                f"sentence_splitter: text splitters do not apply to tokenizer='ids' (got {self.sentence_splitter!r}); "
+                "give the ids that end a sentence as sentence_ids")
+        for arg, default in (("ignore_ids", DEFAULT_IGNORE_IDS), ("sentence_ids", ())):
+            value = getattr(self, arg)
+            if value is None:
+                value = default
+            if not isinstance(value, bool) and hasattr(value, "__index__") and not hasattr(value, "__len__"):
+                value = (value,)  # one id (int, numpy or torch integer scalar)
+            try:
+                items = list(value)
+            except TypeError:
+                raise TypeError(f"{arg}: expected a list of integer ids, got {type(value).__name__}") from None
+            for j, v in enumerate(items):
+                if isinstance(v, bool) or not isinstance(v, int):
+                    if hasattr(v, "__index__") and not isinstance(v, bool):
+                        v = v.__index__()  # numpy / torch integer scalars
+                    else:
+                        raise TypeError(f"{arg}[{j}]: expected an integer id, got {type(v).__name__} {v!r}")
+                items[j] = int(v)
+            object.__setattr__(self, arg, tuple(sorted(set(items))))
+        both = set(self.ignore_ids) & set(self.sentence_ids)
+        if both:
+            raise ValueError(f"ignore_ids and sentence_ids: id(s) {sorted(both)} cannot be both ignored and a sentence end")
+        object.__setattr__(self, "sentence_splitter", "newline")
+
+    @property
+    def uses_ids(self) -> bool:
+        """True when predictions and references are token ids (``tokenizer="ids"``)."""
+        return self.tokenizer == IDS_TOKENIZER
+
     # ----------------------------------------------------------------- derived
     @property
     def type_specs(self) -> Tuple[TypeSpec, ...]:
@@ -270,6 +337,8 @@ class RougeConfig:
         return self.use_stemmer or "none"
 
     def splitter_name(self) -> str:
+        if self.uses_ids:
+            return "ids(" + ",".join(map(str, self.sentence_ids)) + ")"
         split = self.sentence_splitter
         return split if isinstance(split, str) else _describe_callable(split)
 
@@ -282,11 +351,13 @@ class RougeConfig:
             "tok:" + self.tokenizer_name(),
             "stem:" + self.stemmer_name(),
         ]
+        if self.uses_ids:
+            parts.append("ignore:" + ",".join(map(str, self.ignore_ids)))
         if self.stopwords:
             from .multilingual import stopwords_digest
 
             parts.append("stop:" + stopwords_digest(self.stopwords))
-        if self.needs_sentences:
+        if self.needs_sentences or self.uses_ids:  # sentence ids are dropped from every type's tokens
             parts.append("split:" + self.splitter_name())
         if any(s.kind == "wlcs" for s in self.type_specs):
             parts.append(f"w:{self.wlcs_weight:g}")

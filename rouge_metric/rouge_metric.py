@@ -15,6 +15,7 @@ from .aggregate import CorpusAccumulator
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig
 from .core import active_backend
 from .core_py import lcs_length
+from .ids import IdPipeline
 from .multilingual import unicode_tokenize
 from .perl_porter import PerlPorterStemmer
 from .result import STATS, output_key

@@ -14,6 +14,7 @@ from . import core
 from .aggregate import CorpusAccumulator, bootstrap
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig, TypeSpec, as_type_names
 from .result import CorpusResult, Score
+from .ids import IdPipeline, id_references, validate_id_batch
 from .text import TextPipeline
 
 References = Union[str, Sequence[str]]
@@ -71,6 +72,16 @@ def validate_batch(predictions: Any, references: Any) -> Tuple[List[str], List[L
     preds = [check_prediction(p, i) for i, p in enumerate(predictions)]
     refs = [normalize_references(r, i) for i, r in enumerate(references)]
     return preds, refs
+
+
+def _check_one_text(prediction: Any, references: Any) -> Tuple[str, List[str]]:
+    return check_prediction(prediction, 0, "prediction"), normalize_references(references, 0, "references")
+
+
+def _check_one_ids(prediction: Any, references: Any) -> Tuple[List[int], List[List[int]]]:
+    from .ids import as_ids
+
+    return as_ids(prediction, "prediction"), id_references(references, 0, "references")
 
 
 # ------------------------------------------------------------------------------------ P / R / F
@@ -199,7 +210,13 @@ class Rouge:
         self.config = config
         self.backend = core.get_backend(backend)
         self._kernels = core.kernels(self.backend)
-        self.pipeline = TextPipeline(config)
+        # Text or token ids (tokenizer="ids"): the pipeline that makes kernel tokens, and the boundary checks.
+        if config.uses_ids:
+            self.pipeline: Any = IdPipeline(config)
+            self._check_one, self._check_batch = _check_one_ids, validate_id_batch
+        else:
+            self.pipeline = TextPipeline(config)
+            self._check_one, self._check_batch = _check_one_text, validate_batch
         self.specs = config.type_specs
         f = make_fmeasure(config.beta, config.alpha)
         self._type_scorers = [_TypeScorer(s, f) for s in self.specs]
@@ -262,8 +279,7 @@ class Rouge:
             out = self._fast.score(prediction, references)
             if out is not None:
                 return out
-        check_prediction(prediction, 0, "prediction")
-        refs = normalize_references(references, 0, "references")
+        prediction, refs = self._check_one(prediction, references)
         per_ref, _, _ = self.example_stats(prediction, refs)
         return self._combine(per_ref)
 
@@ -280,7 +296,7 @@ class Rouge:
                 for i, scores in enumerate(out[4]):
                     yield scores, lens[2 * i], lens[2 * i + 1]
             return
-        preds, refs = validate_batch(predictions, references)
+        preds, refs = self._check_batch(predictions, references)
         for i, (p, rs) in enumerate(zip(preds, refs)):
             try:
                 per_ref, pl, rl = self.example_stats(p, rs)

@@ -529,3 +529,36 @@ def test_module_doctests(name):
     for test in doctest.DocTestFinder().find(mod, mod.__name__):
         runner.run(test)
     assert runner.failures == 0
+
+
+# ------------------------------------------------------------------------------------- id mode (opt-in)
+def test_score_ids_mode_equals_rouge_score_on_id_texts():
+    """score_ids=True scores the ids themselves: -100, pad and special ids dropped, no decoding.
+    Oracle: rouge-score on ``w<id>`` texts of the kept ids."""
+    from rouge_score import rouge_scorer
+
+    tok = build_tokenizer(["the cat sat on the mat", "a dog ran far away"])
+    pad, eos = tok.pad_token_id, tok.eos_token_id
+    labels = np.array([tok("the cat sat on the mat")["input_ids"], tok("a dog ran")["input_ids"] + [-100] * 3])
+    preds = np.array([[pad] + tok("the cat sat")["input_ids"] + [pad] * 3, [pad] + tok("a dog ran far")["input_ids"] + [pad] * 2])
+    metric = RougeComputeMetrics(tok, score_ids=True)
+    got = metric((preds, labels))
+    special = set(tok.all_special_ids) | {-100}
+    text = lambda ids: " ".join(f"w{i}" for i in ids if i not in special)
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    per = [scorer.score(text(l), text(p)) for p, l in zip(preds.tolist(), labels.tolist())]
+    for t in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
+        assert got[t] == pytest.approx(100 * (per[0][t].fmeasure + per[1][t].fmeasure) / 2, rel=1e-12)
+    assert "tok:ids" in metric.signature and f"ignore:-100,{','.join(map(str, sorted(special - {-100})))}" in metric.signature
+    assert "tok:ids" not in RougeComputeMetrics(tok).signature  # never the default
+    assert got["gen_len"] == RougeComputeMetrics(tok)((preds, labels))["gen_len"]
+
+
+def test_score_ids_mode_errors():
+    tok = build_tokenizer(["a b c"])
+    with pytest.raises(ValueError, match=r"use_stemmer: stemming needs words"):
+        RougeComputeMetrics(tok, score_ids=True, use_stemmer=True)
+    with pytest.raises(ValueError, match=r"sentence_splitter: not used with score_ids=True"):
+        RougeComputeMetrics(tok, score_ids=True, sentence_splitter="offline")
+    with pytest.raises(ValueError, match=r"rouge_tokenizer: score_ids=True"):
+        RougeComputeMetrics(tok, score_ids=True, rouge_tokenizer="unicode")
