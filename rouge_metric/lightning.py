@@ -11,7 +11,7 @@ examples: no per-example list is kept or gathered.
 ``update(preds, target)`` takes texts (``target[i]`` a string or a list of strings) or, with
 ``tokenizer="ids"``, token ids (lists, arrays, CPU tensors; see :mod:`rouge_metric.ids`).
 ``compute()`` returns ``{rouge1: F, rouge1_precision: P, rouge1_recall: R, ...}`` as float64 tensors
-(key names from :func:`rouge_metric.result.output_key`). Install with ``pip install "rouge-metric-hf[torch]"``.
+(key names from :func:`rouge_metric.result.output_key`). Install with ``pip install "rouge-metric-hf[torchmetrics]"``.
 
 >>> metric = RougeMetric(["rouge1", "rougeL"])
 >>> metric.update(["the cat sat"], [["the cat sat down"]])
@@ -32,7 +32,7 @@ try:
     from torchmetrics import Metric
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "rouge_metric.lightning needs torch and torchmetrics: pip install \"rouge-metric-hf[torch]\""
+        "rouge_metric.lightning needs torch and torchmetrics: pip install \"rouge-metric-hf[torchmetrics]\""
     ) from exc
 
 from .aggregate import LIMBS, from_limbs, to_limbs
@@ -48,8 +48,8 @@ class RougeMetric(Metric):
     Args:
         rouge_types, config, backend, num_threads, **options: as for :class:`Rouge`
             (``use_stemmer``, ``multi_ref``, ``tokenizer="ids"``, ``ignore_ids``, ...).
-        **metric_kwargs: torchmetrics' own keywords (``sync_on_compute``, ``process_group``, ...) go in
-            ``metric_kwargs``.
+        metric_kwargs: torchmetrics' own keywords (``sync_on_compute``, ``process_group``,
+            ``dist_sync_fn``, ...), passed to ``torchmetrics.Metric``.
 
     States: ``limbs`` (int64, shape ``(columns, 36)``) and ``n`` (int64). Each ``update`` scores its
     batch through :meth:`Rouge.add_to` (the native batch scorer when available) and adds the batch's
