@@ -71,6 +71,8 @@ class RougeMetric(Metric):
         cols = n_columns(self.rouge.rouge_types)
         self.add_state("limbs", default=torch.zeros(cols, LIMBS, dtype=torch.int64), dist_reduce_fx="sum")
         self.add_state("n", default=torch.zeros((), dtype=torch.int64), dist_reduce_fx="sum")
+        #: The :class:`CorpusResult` of the last ``compute()`` (after the sync: the whole corpus).
+        self.last_result: Optional[CorpusResult] = None
 
     def update(self, preds: Sequence[Any], target: Sequence[Any]) -> None:
         """Score a batch: ``preds[i]`` a text (or token ids), ``target[i]`` its reference(s)."""
@@ -86,11 +88,10 @@ class RougeMetric(Metric):
         self.limbs = torch.tensor(limbs, dtype=torch.int64, device=self.limbs.device)
         self.n = self.n + acc.n
 
-    def result(self) -> CorpusResult:
-        """The :class:`CorpusResult` of the (synced) states: exact means, lengths, signature."""
-        return self.rouge.result(decode(self.rouge.rouge_types, int(self.n), self.limbs.reshape(-1).tolist()))
-
     def compute(self) -> Dict[str, Any]:
-        result = self.result()
+        """``{key: float64 tensor}`` of the (synced) states; the whole :class:`CorpusResult` (``n``, mean
+        lengths, signature) is kept in :attr:`last_result`."""
+        result = self.rouge.result(decode(self.rouge.rouge_types, int(self.n), self.limbs.reshape(-1).tolist()))
+        self.last_result = result
         return {output_key(t, s): torch.tensor(getattr(sc, s), dtype=torch.float64)
                 for t, sc in result.scores.items() for s in ("fmeasure", "precision", "recall")}
