@@ -11,7 +11,7 @@ examples: no per-example list is kept or gathered.
 ``update(preds, target)`` takes texts (``target[i]`` a string or a list of strings) or, with
 ``tokenizer="ids"``, token ids (lists, arrays, CPU tensors; see :mod:`rouge_metric.ids`).
 ``compute()`` returns ``{rouge1: F, rouge1_precision: P, rouge1_recall: R, ...}`` as float64 tensors
-(key names from :func:`rouge_metric.result.output_key`). Install with ``pip install "rouge-metric-hf[torchmetrics]"``.
+(key names from :func:`rouge_metric.result.output_key`). Install with ``pip install -e ".[torchmetrics]"`` (from a clone).
 
 >>> metric = RougeMetric(["rouge1", "rougeL"])
 >>> metric.update(["the cat sat"], [["the cat sat down"]])
@@ -32,7 +32,7 @@ try:
     from torchmetrics import Metric
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "rouge_metric.lightning needs torch and torchmetrics: pip install \"rouge-metric-hf[torchmetrics]\""
+        "rouge_metric.lightning needs torch and torchmetrics: pip install -e \".[torchmetrics]\" (from a clone of rouge_metric) or pip install torchmetrics"
     ) from exc
 
 from .aggregate import LIMBS, from_limbs, to_limbs

@@ -9,7 +9,7 @@ Two steps, both run by Ray where the blocks live:
    order and any tree), and the driver turns the one merged state into a :class:`CorpusResult`.
 
 Only states (about 4 KB each for four types) travel; no per-example row reaches the driver.
-:func:`score_dataset` does both. Install with ``pip install "rouge-metric-hf[ray]"``.
+:func:`score_dataset` does both. Install with ``pip install -e ".[ray]"`` (from a clone of rouge_metric).
 
 The examples live in ``docs/scale.md`` (they start a local Ray instance, run by tests/test_ray_data.py).
 """
@@ -22,7 +22,7 @@ try:
     from ray.data.aggregate import AggregateFnV2
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "rouge_metric.ray_data needs Ray Data: pip install \"rouge-metric-hf[ray]\" (or \"ray[data]\")"
+        "rouge_metric.ray_data needs Ray Data: pip install -e \".[ray]\" (from a clone of rouge_metric) or pip install \"ray[data]\""
     ) from exc
 
 from .aggregate import LIMBS

@@ -159,3 +159,23 @@ def test_encode_decode_roundtrip_keeps_the_accumulator():
     n, limbs = encode(acc)
     back = decode(rouge.rouge_types, n, limbs)
     assert back.means() == acc.means() and back.mean_lengths() == acc.mean_lengths() and back.n == acc.n
+
+
+def test_docs_spark_recipe_partition_function(repo_dir):
+    """The pandas function of docs/scale.md's Spark recipe, called the way mapInPandas calls it (an
+    iterator of DataFrames), then merged: equal to one process. Spark itself needs Java, absent in CI."""
+    import re
+
+    import pandas as pd
+
+    text = (repo_dir / "docs" / "scale.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "def score_partition" in b)
+    globs: dict = {}
+    exec(compile(block, "docs/scale.md", "exec"), globs)
+    preds, refs = generated_corpus(90, seed=6)
+    frames = [pd.DataFrame({"prediction": preds[a:b], "references": refs[a:b]}) for a, b in ((0, 40), (40, 90))]
+    rows = pd.concat(list(globs["score_partition"](iter(frames))))
+    assert len(rows) == 2
+    state = merge_states([{STATE_N: rows[STATE_N].to_numpy(), STATE_LIMBS: np.stack(rows[STATE_LIMBS].to_list())}])
+    one = Rouge(["rouge1", "rougeL"], use_stemmer=True).compute(predictions=preds, references=refs)
+    assert result_from_state(globs["scorer"].rouge, state).scores == one.scores
