@@ -1,9 +1,10 @@
-"""Command line: ``rouge-metric score | explain | export-space``.
+"""Command line: ``rouge-metric score | compare | explain | export-space``.
 
 ``score`` reads line-aligned text files, JSONL files (``--prediction-field`` / ``--references-field``)
 or datasets saved with ``Dataset.save_to_disk``, and prints a table with confidence intervals (when
 bootstrapping) and the signature, or ``--json``; ``--per-example FILE`` writes per-example scores as
-JSONL. ``explain`` shows why one example scores what it does. ``export-space`` writes a Hub Space
+JSONL. ``compare`` tests whether systems differ from a baseline (paired bootstrap or approximate
+randomization, :func:`rouge_metric.compare`). ``explain`` shows why one example scores what it does. ``export-space`` writes a Hub Space
 folder. The scoring options are derived from :class:`RougeConfig`'s fields and allowed-name tuples.
 ``print`` is used here only. Exit codes: see :data:`EXIT_CODES` (and ``docs/cli.md``).
 """
