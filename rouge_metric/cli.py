@@ -534,13 +534,7 @@ def _add_compare_parser(sub: Any, fmt: Any) -> None:
     g.add_argument("--references", action="append", metavar="PATH",
                    help="references, aligned with the predictions (repeat for several references); omit to read "
                         "them from the baseline JSONL file or dataset")
-    g.add_argument("--format", choices=FORMATS, default="auto",
-                   help="input format (auto: directory = dataset, .jsonl/.ndjson/.json = JSONL, else text)")
-    g.add_argument("--prediction-field", default="prediction", metavar="NAME",
-                   help="JSONL field / dataset column of the predictions (default: %(default)s)")
-    g.add_argument("--references-field", default="references", metavar="NAME",
-                   help="JSONL field / dataset column of the reference(s) in the baseline file (default: %(default)s)")
-    g.add_argument("--split", default=None, help="split of a saved DatasetDict")
+    _add_format_arguments(g, "the reference(s) in the baseline file")
     t = cp.add_argument_group("test")
     t.add_argument("--method", choices=METHODS, default=METHODS[0],
                    help="paired_bootstrap (default) or approximate_randomization")
@@ -575,13 +569,17 @@ def _add_input_arguments(p: argparse.ArgumentParser, required: bool) -> None:
     g.add_argument("--references", action="append", metavar="PATH",
                    help="references, aligned with the predictions (repeat for several references); "
                         "omit to read them from the predictions JSONL file or dataset")
+    _add_format_arguments(g, "the reference(s): a string or a list of strings")
+
+
+def _add_format_arguments(g: Any, references_what: str) -> None:
+    """--format, the JSONL field / dataset column names and --split (score, explain and compare)."""
     g.add_argument("--format", choices=FORMATS, default="auto",
                    help="input format (auto: directory = dataset, .jsonl/.ndjson/.json = JSONL, else text)")
     g.add_argument("--prediction-field", default="prediction", metavar="NAME",
-                   help="JSONL field / dataset column of the prediction (default: %(default)s)")
+                   help="JSONL field / dataset column of the predictions (default: %(default)s)")
     g.add_argument("--references-field", default="references", metavar="NAME",
-                   help="JSONL field / dataset column of the reference(s): a string or a list of strings "
-                        "(default: %(default)s)")
+                   help=f"JSONL field / dataset column of {references_what} (default: %(default)s)")
     g.add_argument("--split", default=None, help="split of a saved DatasetDict")
 
 
