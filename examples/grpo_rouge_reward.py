@@ -16,7 +16,7 @@ The reward is rougeL F1 of each completion against the reference column (``--rou
 ``--stemmer`` change it); TRL logs it as ``rewards/<name>/mean`` and the reward function adds the mean
 P/R/F of each type (``rouge/rougeL``, ``rouge/rougeL_precision`` ...) through ``log_metric``.
 ``--reward-on ids`` scores the completion token ids against the tokenized references instead (no decoding;
-numbers over token ids, not text ROUGE). Needs ``pip install "rouge-metric-hf[rl]"``.
+numbers over token ids, not text ROUGE). Needs ``pip install -e ".[rl]"`` (from a clone).
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         from trl import GRPOConfig, GRPOTrainer
     except ImportError:
-        print('This example needs TRL: pip install "rouge-metric-hf[rl]"', file=sys.stderr)
+        print('This example needs TRL: pip install -e ".[rl]" (from a clone of rouge_metric)', file=sys.stderr)
         return 2
     model, tokenizer, dataset = build(args)
     reward, dataset = make_reward(args, tokenizer, dataset)

@@ -222,7 +222,8 @@ def resampled_means(table: Any, draw_rows: Callable[[int], Any], n_rows: int, ro
     Index rows are drawn in blocks of at most :data:`MAX_BLOCK_ROWS` (the rows and their transposed
     copy, ``16 * b * row_len`` bytes, under :data:`BLOCK_BYTES`); for each group of 4 columns, the rows of a block are gathered in chunks of
     :data:`CHUNK_BYTES` whose sums carry over from chunk to chunk. ``progress(b)`` is called after
-    each block of ``b`` rows. O(n_rows * row_len * columns) time (random reads of ``table``),
+    each block of ``b`` rows. With the native backend each block is one call of
+    ``_native.resample_means`` (the same sums in C++). O(n_rows * row_len * columns) time (random reads of ``table``),
     O(BLOCK_BYTES + CHUNK_BYTES + table + n_rows * columns) memory.
     """
     import numpy as np
@@ -234,30 +235,49 @@ def resampled_means(table: Any, draw_rows: Callable[[int], Any], n_rows: int, ro
         return out
     if row_len == 0:
         raise ValueError("resampled_means: index rows of length 0 have no mean")
-    # Columns in groups of 4 (zero-padded), each group a contiguous array of 32-byte items: numpy's
-    # take copies items of up to 32 bytes without a memmove per item, and one group's table is a
-    # third of the cache footprint of whole rows.
-    item = np.dtype((np.void, 32))
-    groups = []
-    for g0 in range(0, k, 4):
-        grp = np.zeros((n_items, 4), dtype=np.float64)
-        grp[:, :min(4, k - g0)] = table[:, g0:g0 + 4]
-        groups.append(grp.view(item).reshape(n_items))
+    native = _native_resample_means()
+    if native is not None:  # the same floats, one pass over each index row in C++ (no copies)
+        table = np.ascontiguousarray(table)
+
+        def block_means(idx: Any) -> Any:
+            return native(table, idx)
+    else:
+        # Columns in groups of 4 (zero-padded), each group a contiguous array of 32-byte items: numpy's
+        # take copies items of up to 32 bytes without a memmove per item, and one group's table is a
+        # third of the cache footprint of whole rows.
+        item = np.dtype((np.void, 32))
+        groups = []
+        for g0 in range(0, k, 4):
+            grp = np.zeros((n_items, 4), dtype=np.float64)
+            grp[:, :min(4, k - g0)] = table[:, g0:g0 + 4]
+            groups.append(grp.view(item).reshape(n_items))
+
+        def block_means(idx: Any) -> Any:
+            cols_all = np.ascontiguousarray(idx.T, dtype=np.intp)  # (row_len, b): example j of every row
+            sums = np.concatenate([_sequential_sums(items, cols_all) for items in groups], axis=1)
+            return sums[:, :k] / row_len
+
     block = max(1, min(MAX_BLOCK_ROWS, BLOCK_BYTES // (16 * row_len)))
     for r0 in range(0, n_rows, block):
         b = min(block, n_rows - r0)
         idx = np.asarray(draw_rows(b))
         if idx.shape != (b, row_len):
             raise ValueError(f"draw_rows({b}) returned shape {idx.shape}, expected {(b, row_len)}")
-        cols_all = np.ascontiguousarray(idx.T, dtype=np.intp)  # (row_len, b): example j of every row
-        del idx
-        for g, items in enumerate(groups):
-            width = min(4, k - 4 * g)
-            out[r0:r0 + b, 4 * g:4 * g + width] = _sequential_sums(items, cols_all)[:, :width] / row_len
-        del cols_all  # before the next block is drawn: one block alive at a time
+        out[r0:r0 + b] = block_means(idx)
+        del idx  # before the next block is drawn: one block alive at a time
         if progress is not None:
             progress(b)
     return out
+
+
+def _native_resample_means() -> Optional[Callable[[Any, Any], Any]]:
+    """The compiled twin of the numpy path of :func:`resampled_means` (``_native.resample_means``)
+    when the native backend is active, else None (``ROUGE_METRIC_BACKEND=python`` forces numpy)."""
+    from . import core
+
+    if core.get_backend() != "native":
+        return None
+    return getattr(core.kernels("native"), "resample_means", None)
 
 
 def _sequential_sums(items: Any, cols_all: Any) -> Any:

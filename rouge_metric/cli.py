@@ -1,9 +1,10 @@
-"""Command line: ``rouge-metric score | explain | export-space``.
+"""Command line: ``rouge-metric score | compare | explain | export-space``.
 
 ``score`` reads line-aligned text files, JSONL files (``--prediction-field`` / ``--references-field``)
 or datasets saved with ``Dataset.save_to_disk``, and prints a table with confidence intervals (when
 bootstrapping) and the signature, or ``--json``; ``--per-example FILE`` writes per-example scores as
-JSONL. ``explain`` shows why one example scores what it does. ``export-space`` writes a Hub Space
+JSONL. ``compare`` tests whether systems differ from a baseline (paired bootstrap or approximate
+randomization, :func:`rouge_metric.compare`). ``explain`` shows why one example scores what it does. ``export-space`` writes a Hub Space
 folder. The scoring options are derived from :class:`RougeConfig`'s fields and allowed-name tuples.
 ``print`` is used here only. Exit codes: see :data:`EXIT_CODES` (and ``docs/cli.md``).
 """
@@ -533,13 +534,7 @@ def _add_compare_parser(sub: Any, fmt: Any) -> None:
     g.add_argument("--references", action="append", metavar="PATH",
                    help="references, aligned with the predictions (repeat for several references); omit to read "
                         "them from the baseline JSONL file or dataset")
-    g.add_argument("--format", choices=FORMATS, default="auto",
-                   help="input format (auto: directory = dataset, .jsonl/.ndjson/.json = JSONL, else text)")
-    g.add_argument("--prediction-field", default="prediction", metavar="NAME",
-                   help="JSONL field / dataset column of the predictions (default: %(default)s)")
-    g.add_argument("--references-field", default="references", metavar="NAME",
-                   help="JSONL field / dataset column of the reference(s) in the baseline file (default: %(default)s)")
-    g.add_argument("--split", default=None, help="split of a saved DatasetDict")
+    _add_format_arguments(g, "the reference(s) in the baseline file")
     t = cp.add_argument_group("test")
     t.add_argument("--method", choices=METHODS, default=METHODS[0],
                    help="paired_bootstrap (default) or approximate_randomization")
@@ -574,13 +569,17 @@ def _add_input_arguments(p: argparse.ArgumentParser, required: bool) -> None:
     g.add_argument("--references", action="append", metavar="PATH",
                    help="references, aligned with the predictions (repeat for several references); "
                         "omit to read them from the predictions JSONL file or dataset")
+    _add_format_arguments(g, "the reference(s): a string or a list of strings")
+
+
+def _add_format_arguments(g: Any, references_what: str) -> None:
+    """--format, the JSONL field / dataset column names and --split (score, explain and compare)."""
     g.add_argument("--format", choices=FORMATS, default="auto",
                    help="input format (auto: directory = dataset, .jsonl/.ndjson/.json = JSONL, else text)")
     g.add_argument("--prediction-field", default="prediction", metavar="NAME",
-                   help="JSONL field / dataset column of the prediction (default: %(default)s)")
+                   help="JSONL field / dataset column of the predictions (default: %(default)s)")
     g.add_argument("--references-field", default="references", metavar="NAME",
-                   help="JSONL field / dataset column of the reference(s): a string or a list of strings "
-                        "(default: %(default)s)")
+                   help=f"JSONL field / dataset column of {references_what} (default: %(default)s)")
     g.add_argument("--split", default=None, help="split of a saved DatasetDict")
 
 

@@ -13,9 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracles import bootstrap_all_at_once
-from rouge_metric import aggregate
+from rouge_metric import aggregate, core
 from rouge_metric.aggregate import bootstrap, bootstrap_rows, resampled_means
 from rouge_metric.result import Score
+
+
+#: Both twins of resampled_means: numpy (python backend) and _native.resample_means.
+BACKENDS = ["python"] + (["native"] if core.native_available() else [])
 
 
 def _values(n, n_types, seed, spread=True):
@@ -45,10 +49,12 @@ def small_blocks(monkeypatch):
        seed=st.integers(0, 2**32), cl=st.floats(0.5, 0.99),
        block_bytes=st.sampled_from([1, 256, 4096, 32 << 20]), chunk_bytes=st.sampled_from([1, 100, 2048, 512 << 10]),
        max_rows=st.sampled_from([1, 3, 64]))
-def test_blocked_bootstrap_equals_the_previous_implementation(n, n_types, n_resamples, seed, cl, block_bytes,
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_blocked_bootstrap_equals_the_previous_implementation(backend, n, n_types, n_resamples, seed, cl, block_bytes,
                                                              chunk_bytes, max_rows):
     vals, means = _values(n, n_types, seed % 1000)
     with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ROUGE_METRIC_BACKEND", backend)
         mp.setattr(aggregate, "BLOCK_BYTES", block_bytes)
         mp.setattr(aggregate, "CHUNK_BYTES", chunk_bytes)
         mp.setattr(aggregate, "MAX_BLOCK_ROWS", max_rows)
@@ -56,13 +62,17 @@ def test_blocked_bootstrap_equals_the_previous_implementation(n, n_types, n_resa
     assert got == bootstrap_all_at_once(vals, means, n_resamples, cl, seed)
 
 
-def test_blocked_bootstrap_equals_the_previous_implementation_default_blocks():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_blocked_bootstrap_equals_the_previous_implementation_default_blocks(backend, monkeypatch):
     # 20,000 examples x 4 types: several blocks of rows and several chunks per block at the real sizes.
+    monkeypatch.setenv("ROUGE_METRIC_BACKEND", backend)
     vals, means = _values(20_000, 4, 5)
     assert bootstrap(vals, means, 150, 0.95, 42) == bootstrap_all_at_once(vals, means, 150, 0.95, 42)
 
 
-def test_resampled_means_rows_are_sequential_means():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_resampled_means_rows_are_sequential_means(backend, monkeypatch):
+    monkeypatch.setenv("ROUGE_METRIC_BACKEND", backend)
     table = np.random.default_rng(0).random((50, 7)) * 1e3
     idx = np.random.default_rng(1).integers(0, 50, size=(9, 23))
     it = iter(idx)
@@ -111,3 +121,42 @@ def test_zero_examples_and_no_types():
     assert bootstrap({}, {}, 10, 0.95, 0) == {}
     z = Score(0.0, 0.0, 0.0)
     assert bootstrap({"rouge1": []}, {"rouge1": z}, 10, 0.95, 0)["rouge1"].low == z
+
+
+@pytest.mark.skipif("native" not in BACKENDS, reason="native extension not built")
+@settings(max_examples=80, deadline=None)
+@given(n_items=st.integers(1, 60), k=st.integers(1, 13), b=st.integers(0, 9), row_len=st.integers(1, 70),
+       seed=st.integers(0, 2**32 - 1), layout=st.sampled_from(["c", "fortran", "strided"]))
+def test_native_resample_means_is_numpys_gather_mean(n_items, k, b, row_len, seed, layout):
+    # The compiled twin against numpy's sequential sums of table[idx], on any layout of the inputs and
+    # magnitudes far apart (a different summation order would show in the last bits).
+    from rouge_metric import _native
+
+    rng = np.random.default_rng(seed)
+    table = rng.random((n_items, k)) * rng.choice([1e-12, 1e-3, 1.0, 1e6], size=(n_items, k))
+    idx = rng.integers(0, n_items, size=(b, row_len))
+    if layout == "fortran":
+        table, idx = np.asfortranarray(table), np.asfortranarray(idx)
+    elif layout == "strided":
+        table = np.repeat(table, 2, axis=1)[:, ::2]
+        idx = np.repeat(idx, 2, axis=0)[::2]
+    got = _native.resample_means(table, idx)
+    assert got.shape == (b, k)
+    # cumsum adds strictly left to right (numpy's mean does too across rows of >= 2 columns, which is
+    # what the bootstrap's previous implementation relied on; with 1 column it sums pairwise).
+    assert np.array_equal(got, np.cumsum(table[idx], axis=1)[:, -1, :] / row_len if b else np.empty((0, k)))
+
+
+@pytest.mark.skipif("native" not in BACKENDS, reason="native extension not built")
+def test_native_resample_means_rejects_bad_indices_and_shapes():
+    from rouge_metric import _native
+
+    table = np.zeros((5, 3))
+    with pytest.raises(IndexError, match=r"idx\[1, 2\]: index out of range for a table of 5 rows"):
+        _native.resample_means(table, np.array([[0, 1, 2], [3, 4, 5]]))
+    with pytest.raises(IndexError, match=r"idx\[0, 0\]"):
+        _native.resample_means(table, np.array([[-1]]))
+    with pytest.raises(ValueError, match="table: expected a 2-d array"):
+        _native.resample_means(np.zeros(5), np.zeros((1, 1), dtype=np.int64))
+    with pytest.raises(ValueError, match="idx: expected a 2-d array"):
+        _native.resample_means(table, np.zeros(3, dtype=np.int64))

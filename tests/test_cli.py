@@ -15,18 +15,7 @@ from rouge_metric import Rouge, RougeConfig, cli
 from rouge_metric import config as config_mod
 from rouge_metric.result import STATS, output_key
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO / "examples" / "data"
-
-
-def run(argv, capsys):
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def lines(name):
-    return (DATA / name).read_text(encoding="utf-8").splitlines()
+from clirun import DATA, REPO, lines, run
 
 
 def test_readme_job_console_script_and_module():

@@ -4,24 +4,12 @@ test_significance.py); here the command line must give exactly the same."""
 
 import json
 import sys
-from pathlib import Path
 
 import pytest
 
 from rouge_metric import cli, compare
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO / "examples" / "data"
-
-
-def run(argv, capsys):
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def lines(name):
-    return (DATA / name).read_text(encoding="utf-8").splitlines()
+from clirun import DATA, REPO, lines, run
 
 
 BASE, SYS, REFS = DATA / "predictions_short.txt", DATA / "predictions.txt", DATA / "references.txt"

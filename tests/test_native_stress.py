@@ -127,6 +127,35 @@ def test_one_rouge_and_one_scorer_shared_by_eight_python_threads():
     assert not errors, errors
 
 
+def test_resampled_means_from_four_python_threads_without_the_gil():
+    # _native.resample_means releases the GIL: four Python threads gather from one shared table at once
+    # (the bootstrap of one process while another thread runs compare, say), each checked against numpy.
+    import numpy as np
+
+    n = 20_000 if FULL else 4_000
+    table = np.random.default_rng(3).random((n, 12))
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def work(tid):
+        try:
+            rng = np.random.default_rng(tid)
+            barrier.wait()
+            for _ in range(6 if FULL else 3):
+                idx = rng.integers(0, n, size=(5, n))
+                got = native.resample_means(table, idx)
+                assert np.array_equal(got, np.cumsum(table[idx], axis=1)[:, -1, :] / n), f"thread {tid}"
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append((tid, exc))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
 # ------------------------------------------------------------ chunk and work-block boundaries
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_work_block_boundaries(threads):

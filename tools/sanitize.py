@@ -41,7 +41,8 @@ KINDS = {
             "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
             "PYTHONMALLOC": "malloc",  # every Python allocation visible to ASan
         },
-        "tests": ["tests/test_native_stress.py", "tests/test_native.py", "tests/test_backends.py"],
+        "tests": ["tests/test_native_stress.py", "tests/test_native.py", "tests/test_backends.py",
+                  "tests/test_aggregate.py"],
     },
     "thread": {
         "runtime": "libtsan.so",

@@ -13,12 +13,14 @@
 // releases it for its parallel phases (batch.hpp). The str objects whose data the batch reads while
 // the GIL is released are kept alive by copies of the input lists made first.
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include "batch.hpp"
 #include "common.hpp"
 #include "kernels_lcs.hpp"
 #include "kernels_ngram.hpp"
+#include "kernels_resample.hpp"
 #include "kernels_wlcs.hpp"
 #include "vocab.hpp"
 
@@ -393,6 +395,31 @@ PYBIND11_MODULE(_native, m) {
                  return sents;
              },
              "Token ids of text, per non-empty sentence (newline-split); for tests.");
+
+    m.def(
+        "resample_means",
+        [](py::array_t<double, py::array::c_style | py::array::forcecast> table,
+           py::array_t<int64_t, py::array::c_style | py::array::forcecast> idx) {
+            if (table.ndim() != 2) throw py::value_error("table: expected a 2-d array of float64");
+            if (idx.ndim() != 2) throw py::value_error("idx: expected a 2-d array of int64");
+            const int64_t n_items = table.shape(0), k = table.shape(1), b = idx.shape(0), n = idx.shape(1);
+            if (n == 0 && b > 0) throw py::value_error("idx: index rows of length 0 have no mean");
+            py::array_t<double> out({b, k});
+            const double* tp = table.data();
+            const int64_t* ip = idx.data();
+            double* op = out.mutable_data();
+            int64_t bad;
+            {
+                py::gil_scoped_release nogil;  // the arrays are kept alive by this frame
+                bad = resample_means(tp, n_items, k, ip, b, n, op);
+            }
+            if (bad >= 0)
+                throw py::index_error("idx[" + std::to_string(bad / n) + ", " + std::to_string(bad % n) +
+                                      "]: index out of range for a table of " + std::to_string(n_items) + " rows");
+            return out;
+        },
+        py::arg("table"), py::arg("idx"),
+        "out[r] = table[idx[r]].mean(axis=0), summed left to right (numpy's floats). O(b * n * k).");
 
     py::class_<PyScorer>(m, "Scorer", "The default pipeline and all kernels in C++, for one configuration.")
         .def(py::init<std::shared_ptr<Vocab>, py::list, int, int, double, py::object>(), py::arg("vocab"),

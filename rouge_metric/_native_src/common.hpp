@@ -10,6 +10,7 @@
 //   kernels_ngram.hpp, kernels_lcs.hpp, kernels_wlcs.hpp, rows.hpp
 //                  ids -> sufficient statistics (core_py.py is the reference of every kernel)
 //   scoring.hpp    statistics -> P/R/F, multi-reference modes, exact sums
+//   kernels_resample.hpp  resampled means for the bootstrap and the paired tests (aggregate.py)
 //   batch.hpp      one example with the GIL, or a batch on N threads without it (see its header)
 //   bindings.cpp   the Python module
 #pragma once
