@@ -46,6 +46,71 @@ class ExactSum:
     def value(self) -> float:
         return math.fsum(self.partials)
 
+    # ---- fixed-point form: the exact sum as an integer count of 2**-1074 (the smallest double)
+    def to_int(self) -> int:
+        """The exact sum times ``2**1074`` (an integer: every double is a multiple of ``2**-1074``).
+        Integers add exactly in any order, so this form survives reductions that only add (an
+        all-reduce of integer limbs, :func:`to_limbs`). O(len(partials)) big-integer operations."""
+        total = 0
+        for p in self.partials:
+            total += _scaled(p)
+        return total
+
+    @classmethod
+    def from_int(cls, scaled: int) -> "ExactSum":
+        """The sum ``scaled * 2**-1074`` as partials (non-overlapping, increasing magnitude): its
+        ``value`` is the correctly rounded float of that number, as after adding the values one by one.
+        Raises OverflowError beyond the double range."""
+        es = cls()
+        parts: List[float] = []
+        while scaled:
+            x = scaled / _FIXED_ONE  # int / int is correctly rounded in Python
+            parts.append(x)
+            scaled -= _scaled(x)
+        parts.reverse()
+        es.partials = parts
+        return es
+
+
+#: ``2**1074``: the exact fixed-point scale of :meth:`ExactSum.to_int` (``2**-1074`` is the smallest double).
+_FIXED_ONE = 1 << 1074
+#: Fixed-point limbs (:func:`to_limbs`): ``LIMBS`` signed 64-bit integers of ``LIMB_BITS`` bits each,
+#: covering ``2**-1074`` up to magnitude ``2**77`` (the top limb is signed and keeps 31 bits).
+LIMB_BITS = 32
+LIMBS = 36
+
+
+def _scaled(x: float) -> int:
+    """``x * 2**1074`` as an exact integer (ValueError for inf or nan)."""
+    try:
+        num, den = x.as_integer_ratio()
+    except (OverflowError, ValueError):
+        raise ValueError(f"cannot sum a non-finite value exactly: {x!r}") from None
+    return num << (1074 - den.bit_length() + 1)
+
+
+def to_limbs(scaled: int) -> List[int]:
+    """An integer (:meth:`ExactSum.to_int`) as :data:`LIMBS` limbs, low first: limb ``i`` holds bits
+    ``[32 i, 32 i + 32)`` (in ``[0, 2**32)``), the last limb the signed rest. ``sum(limb_i << 32 i)``
+    gives the integer back (:func:`from_limbs`) however the limbs were added: adding limb arrays
+    elementwise (an all-reduce sum of int64 tensors) adds the integers exactly, with room for 2**31
+    additions before a limb could overflow int64."""
+    mask = (1 << LIMB_BITS) - 1
+    out = [(scaled >> (LIMB_BITS * i)) & mask for i in range(LIMBS - 1)]
+    top = scaled >> (LIMB_BITS * (LIMBS - 1))
+    if not -(1 << 31) <= top < (1 << 31):
+        raise OverflowError(f"sum of magnitude {abs(scaled) / _FIXED_ONE:.3g} beyond the fixed-point range 2**77")
+    out.append(top)
+    return out
+
+
+def from_limbs(limbs: Iterable[int]) -> int:
+    """The integer of :func:`to_limbs` limbs (any values, e.g. sums of limbs from several processes)."""
+    total = 0
+    for i, v in enumerate(limbs):
+        total += int(v) << (LIMB_BITS * i)
+    return total
+
 
 class CorpusAccumulator:
     """Streaming sufficient statistics of a corpus: exact sums of per-example P, R, F per type, the
@@ -86,7 +151,7 @@ class CorpusAccumulator:
         P, R, F of every type, then prediction length, reference length. ``values`` (type -> flat
         (P, R, F) per example) is kept when given."""
         acc = cls(rouge_types, keep_values=values is not None)
-        sums = [es for t in acc.rouge_types for es in acc._sums[t]] + [acc._pred_len, acc._ref_len]
+        sums = acc.columns()
         if len(partials) != len(sums):
             raise ValueError(f"partials: expected {len(sums)} columns, got {len(partials)}")
         for es, p in zip(sums, partials):
@@ -110,6 +175,17 @@ class CorpusAccumulator:
         self._pred_len.merge(other._pred_len)
         self._ref_len.merge(other._ref_len)
         self.n += other.n
+
+    def columns(self) -> List[ExactSum]:
+        """The exact sums in the order of :meth:`from_partials`: P, R, F of every type, then the
+        prediction and reference lengths."""
+        return [es for t in self.rouge_types for es in self._sums[t]] + [self._pred_len, self._ref_len]
+
+    def state(self) -> Tuple[int, List[List[float]]]:
+        """``(n, partials per column)``: plain ints and floats (picklable, an Arrow row), constant size
+        (a few floats per column whatever ``n``). :meth:`from_partials` makes the accumulator back.
+        Values kept for the bootstrap are not part of it."""
+        return self.n, [list(es.partials) for es in self.columns()]
 
     def means(self) -> Dict[str, Score]:
         n = self.n
