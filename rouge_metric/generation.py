@@ -490,7 +490,8 @@ class PipelineGenerator:
 
     Each document is put into ``prompt`` (at ``{document}``); with a chat model (the tokenizer has a chat
     template, or ``chat=True``) the prompt is sent as the user message, after ``system`` when given.
-    The pipeline returns only the new text (``return_full_text=False``) and runs each batch of documents as
+    Decoding is greedy unless ``do_sample=True`` is given (the pipeline itself samples when
+    ``do_sample`` is unset, so two runs would differ). The pipeline returns only the new text (``return_full_text=False``) and runs each batch of documents as
     one batch (``batch_size`` splits it further, e.g. for memory). ``generate_kwargs``
     (``max_new_tokens``, ``do_sample``, ...) go to every call; they, the prompt and the model's name are
     the :attr:`generation_settings` that key the cache.
@@ -509,7 +510,7 @@ class PipelineGenerator:
         tokenizer = getattr(pipe, "tokenizer", None)
         self.chat = bool(getattr(tokenizer, "chat_template", None)) if chat is None else bool(chat)
         self.batch_size = batch_size
-        self.generate_kwargs = _json_kwargs(generate_kwargs)
+        self.generate_kwargs = _json_kwargs({"do_sample": False, **generate_kwargs})
 
     @property
     def generation_settings(self) -> Dict[str, Any]:
@@ -544,7 +545,8 @@ class ModelGenerator:
 
     Documents are put into ``prompt`` (at ``{document}``), tokenized as one padded batch (left padding for a
     decoder-only model, whose prompt is then cut from the output), truncated to ``max_input_length``
-    tokens when given, generated with ``generate_kwargs`` and decoded without special tokens. A model in
+    tokens when given, generated with ``generate_kwargs`` (greedy unless ``do_sample=True``) and decoded
+    without special tokens. A model in
     training mode generates in eval mode (no dropout) and is put back in training mode. The keyword
     arguments, the prompt and the model's name are the :attr:`generation_settings`.
     """
@@ -562,7 +564,7 @@ class ModelGenerator:
         self.tokenizer = tokenizer
         self.prompt = _check_prompt(prompt)
         self.max_input_length = max_input_length
-        self.generate_kwargs = _json_kwargs(generate_kwargs)
+        self.generate_kwargs = _json_kwargs({"do_sample": False, **generate_kwargs})
         self.encoder_decoder = bool(getattr(getattr(model, "config", None), "is_encoder_decoder", False))
 
     @property

@@ -356,7 +356,7 @@ def test_seq2seq_model_generate(seq2seq, tmp_path):
     assert run.predictions == expected
     assert all("story" in p for p in expected)  # words, so the scores below are not all zero
     assert run.result == rouge_metric.compute(predictions=expected, references=refs, use_stemmer=True)
-    assert run.settings["generate_kwargs"] == {"max_new_tokens": 8, "do_sample": False}
+    assert run.settings["generate_kwargs"] == {"do_sample": False, "max_new_tokens": 8}
     assert run.settings["prompt"] == "{document}" and run.scores["rouge1"].fmeasure > 0.5
 
 
@@ -420,3 +420,106 @@ def test_wrappers_check_their_arguments(chat_pipeline, seq2seq):
         rouge_metric.ModelGenerator(model, tok, max_input_length=0)
     with pytest.raises(TypeError, match="model: expected a transformers model"):
         rouge_metric.ModelGenerator(object(), tok)
+
+
+# ----------------------------------------------------------------------------- command line
+GEN_FILE = '''
+import os
+
+def first_words(documents):
+    with open(os.environ["GEN_LOG"], "a") as fh:
+        fh.write("%d\\n" % len(documents))
+    return [" ".join(d.split()[:4]) for d in documents]
+'''
+
+
+def test_cli_generator_cache_and_json(tmp_path, monkeypatch, capsys):
+    from rouge_metric.cli import main
+
+    (tmp_path / "mygen.py").write_text(GEN_FILE, encoding="utf-8")
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows()), encoding="utf-8")
+    log = tmp_path / "calls.log"
+    monkeypatch.setenv("GEN_LOG", str(log))
+    monkeypatch.chdir(tmp_path)
+    argv = ["generate-and-score", "--data", str(data), "--references-field", "summary", "--generator",
+            "mygen:first_words", "--cache", "gens.jsonl", "--batch-size", "3", "--json", "-q", "--use-stemmer",
+            "--rouge-types", "rouge1", "rougeLsum", "--per-example", "rows.jsonl"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    api = generate_and_score(first_words, rows(), references_column="summary", use_stemmer=True,
+                             rouge_types=["rouge1", "rougeLsum"], progress=False)
+    assert out["scores"] == api.as_json()["scores"] and out["n"] == 8 and out["generated"] == 8
+    assert log.read_text().split() == ["3", "3", "2"]
+    written = [json.loads(ln) for ln in open(tmp_path / "rows.jsonl", encoding="utf-8")]
+    assert [r["prediction"] for r in written] == api.predictions and written[0]["rouge1"] == pytest.approx(
+        rouge_metric.Rouge(["rouge1"], use_stemmer=True).score(prediction=api.predictions[0],
+                                                                 references=REFS[0])["rouge1"].fmeasure, abs=0)
+    # The rerun (file form of --generator) takes everything from the cache.
+    argv[argv.index("mygen:first_words")] = "mygen.py:first_words"
+    assert main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["cached"] == 8 and again["generated"] == 0 and again["scores"] == out["scores"]
+    assert log.read_text().split() == ["3", "3", "2"]
+
+
+def test_cli_errors(tmp_path, monkeypatch, capsys):
+    from rouge_metric.cli import main
+
+    (tmp_path / "mygen.py").write_text(GEN_FILE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows()), encoding="utf-8")
+    base = ["generate-and-score", "--data", str(data), "-q"]
+    assert main(base + ["--generator", "mygen:first_words"]) == 4
+    err = capsys.readouterr().err
+    assert "row 0 has no column 'references'; its columns are ['document', 'summary']" in err
+    assert main(base + ["--references-field", "summary", "--generator", "mygen:nope"]) == 2
+    assert "mygen has no attribute 'nope'" in capsys.readouterr().err
+    assert main(base + ["--references-field", "summary", "--generator", "nomodule:f"]) == 2
+    assert "cannot import 'nomodule'" in capsys.readouterr().err
+    assert main(["generate-and-score", "--data", str(tmp_path / "none.jsonl"), "--generator", "mygen:f"]) == 3
+    with pytest.raises(SystemExit):  # a generator source is required
+        main(base)
+
+
+def test_cli_model_folders(tmp_path, capsys, seq2seq, chat_pipeline):
+    """--model with a saved seq2seq model (model.generate) and a saved chat causal LM (pipeline)."""
+    from transformers import pipeline
+
+    from rouge_metric.cli import main
+
+    model, tok, pairs = seq2seq
+    s2s_dir, lm_dir = tmp_path / "t5", tmp_path / "lm"
+    model.save_pretrained(s2s_dir)
+    tok.save_pretrained(s2s_dir)
+    pipe, docs = chat_pipeline
+    pipe.model.save_pretrained(lm_dir)
+    pipe.tokenizer.save_pretrained(lm_dir)
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"document": d, "references": r}) + "\n" for d, r in zip(docs, REFS)),
+                    encoding="utf-8")
+    for folder, make in [
+        (s2s_dir, lambda: rouge_metric.ModelGenerator(model, tok, "summarize: {document}", max_new_tokens=5)),
+        (lm_dir, lambda: rouge_metric.PipelineGenerator(pipeline("text-generation", model=str(lm_dir)),
+                                                        "summarize: {document}", max_new_tokens=5)),
+    ]:
+        assert main(["generate-and-score", "--data", str(data), "--model", str(folder), "--prompt",
+                     "summarize: {document}", "--max-new-tokens", "5", "--json", "-q", "--per-example",
+                     str(tmp_path / "rows.jsonl")]) == 0
+        out = json.loads(capsys.readouterr().out)
+        expected = generate_and_score(make(), documents=docs, references=REFS, progress=False)
+        written = [json.loads(ln)["prediction"] for ln in open(tmp_path / "rows.jsonl", encoding="utf-8")]
+        assert written == expected.predictions, folder.name
+        assert out["scores"] == expected.as_json()["scores"]
+        assert out["settings"]["model"] == str(folder) and out["settings"]["prompt"] == "summarize: {document}"
+
+
+def test_wrappers_decode_greedily_unless_told(chat_pipeline):
+    """transformers' text-generation pipeline samples when do_sample is unset; the wrapper does not."""
+    pipe, docs = chat_pipeline
+    gen = rouge_metric.PipelineGenerator(pipe, max_new_tokens=4)
+    greedy = [pipe([{"role": "user", "content": d}], max_new_tokens=4, do_sample=False,
+                   return_full_text=False)[0]["generated_text"] for d in docs[:3]]
+    assert gen(docs[:3]) == greedy and gen(docs[:3]) == greedy
+    assert rouge_metric.PipelineGenerator(pipe, do_sample=True).generate_kwargs["do_sample"] is True
