@@ -97,12 +97,21 @@ def _columns_of(data: Any, names: Sequence[str], where: str) -> Tuple[List[List[
     kind = type(data).__name__
     if kind == "DatasetDict" or (isinstance(data, Mapping) and data and
                                  all(hasattr(v, "column_names") for v in data.values())):
-        raise TypeError(f"{where}: a DatasetDict with splits {list(data)}; pass one split, e.g. data[{next(iter(data))!r}]")
+        raise TypeError(f"{where}: a DatasetDict with splits {list(data)}; pass one split, e.g. "
+                        f"data[{next(iter(data))!r}]")
     if hasattr(data, "column_names") and hasattr(data, "with_format") and hasattr(data, "__len__"):
         available = list(data.column_names)
         _check_names(names, available, where)
         plain = data.with_format(None)
-        return [_column_list(plain[n], n) for n in names], where
+        cols = []
+        for n in names:
+            col = plain[n]
+            if not isinstance(col, list):  # a datasets Column: a slice reads it whole, far faster than iterating
+                col = col[:]
+            cols.append(_column_list(col, n))
+        return cols, where
+    if hasattr(data, "columns") and hasattr(data, "to_dict") and not isinstance(data, Mapping):  # a DataFrame
+        data = data.to_dict("list")
     if isinstance(data, Mapping):
         available = list(data)
         _check_names(names, available, where)
@@ -142,9 +151,10 @@ def load_examples(data: Any = None, *, documents: Optional[Sequence[str]] = None
                   references_column: Union[str, Sequence[str]] = "references") -> Tuple[List[str], List[List[str]]]:
     """Documents and per-example reference lists, from ``data`` or from ``documents`` + ``references``.
 
-    ``data`` is a ``datasets.Dataset``, a JSONL path, a folder saved with ``save_to_disk``, a dict of
-    columns or a list of row dicts. ``references_column`` names one column or several; a cell is a
-    string or a list of strings, and the references of several columns are concatenated per example.
+    ``data`` is a ``datasets.Dataset`` (or ``IterableDataset``), a JSONL path, a folder saved with
+    ``save_to_disk``, a dict of columns, a pandas DataFrame or a list of row dicts. ``references_column``
+    names one column or several; a cell is a string or a list of strings, and the references of several
+    columns are concatenated per example.
     """
     ref_cols = [references_column] if isinstance(references_column, str) else list(references_column)
     for arg, val in [("document_column", document_column)] + [("references_column", c) for c in ref_cols]:
@@ -207,10 +217,10 @@ def _describe(indices: Sequence[int]) -> str:
 
 
 def _settings_diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
-    keys = sorted(set(old) | set(new))
-    missing = object()
-    parts = [f"{k}: {json.dumps(old.get(k, missing)) if k in old else '(unset)'} -> "
-             f"{json.dumps(new[k]) if k in new else '(unset)'}" for k in keys if old.get(k, missing) != new.get(k, missing)]
+    """``key: old -> new`` for every setting that differs (``(unset)`` where a side lacks the key)."""
+    show = lambda d, k: json.dumps(d[k]) if k in d else "(unset)"  # noqa: E731
+    parts = [f"{k}: {show(old, k)} -> {show(new, k)}" for k in sorted(set(old) | set(new))
+             if (k in old) != (k in new) or old.get(k) != new.get(k)]
     return "; ".join(parts) if parts else "(the same keys and values)"
 
 
@@ -263,7 +273,8 @@ class GenerationCache:
                 raise ValueError(f"cache: {self.path}:{lineno}: not a line of a rouge_metric generation cache "
                                  f"({exc}); give another cache path") from None
 
-    def lookup(self, documents: Sequence[str]) -> Tuple[Dict[int, str], List[int], List[int], Dict[str, Dict[str, Any]]]:
+    def lookup(self, documents: Sequence[str]
+               ) -> Tuple[Dict[int, str], List[int], List[int], Dict[str, Dict[str, Any]]]:
         """``(found, changed_documents, other_settings, their settings)`` for the current documents:
         ``found[i]`` is the cached generation of example i; the two lists name the examples that have no
         valid entry but an entry made for another document, or only entries made with other settings."""
@@ -408,7 +419,8 @@ def generate_and_score(generator: Generator, data: Any = None, *, documents: Opt
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size: expected an integer >= 1, got {batch_size!r}")
     if on_cache_mismatch not in ON_CACHE_MISMATCH:
-        raise ValueError(f"on_cache_mismatch: expected one of {', '.join(ON_CACHE_MISMATCH)}, got {on_cache_mismatch!r}")
+        raise ValueError(f"on_cache_mismatch: expected one of {', '.join(ON_CACHE_MISMATCH)}, "
+                         f"got {on_cache_mismatch!r}")
     # Everything that can be wrong is checked before the first (possibly expensive) generation.
     rouge = Rouge(rouge_types, config=config, backend=backend, num_threads=num_threads, **options)
     docs, refs = load_examples(data, documents=documents, references=references, document_column=document_column,
@@ -491,8 +503,9 @@ class PipelineGenerator:
     Each document is put into ``prompt`` (at ``{document}``); with a chat model (the tokenizer has a chat
     template, or ``chat=True``) the prompt is sent as the user message, after ``system`` when given.
     Decoding is greedy unless ``do_sample=True`` is given (the pipeline itself samples when
-    ``do_sample`` is unset, so two runs would differ). The pipeline returns only the new text (``return_full_text=False``) and runs each batch of documents as
-    one batch (``batch_size`` splits it further, e.g. for memory). ``generate_kwargs``
+    ``do_sample`` is unset, so two runs would differ). The pipeline returns only the new text
+    (``return_full_text=False``) and runs each batch of documents as one batch (``batch_size`` splits it
+    further, e.g. for memory). ``generate_kwargs``
     (``max_new_tokens``, ``do_sample``, ...) go to every call; they, the prompt and the model's name are
     the :attr:`generation_settings` that key the cache.
     """

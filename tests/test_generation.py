@@ -112,7 +112,10 @@ def test_every_data_form_gives_the_same_examples(tmp_path):
     ds = Dataset.from_list([{"document": d, "summary": [r] if isinstance(r, str) else r} for d, r in zip(DOCS, REFS)])
     ds.save_to_disk(str(tmp_path / "saved"))
     expected = (DOCS, [[r] if isinstance(r, str) else list(r) for r in REFS])
-    forms = [rows(), {"document": DOCS, "summary": REFS}, str(jsonl), jsonl, ds, str(tmp_path / "saved")]
+    import pandas as pd
+
+    forms = [rows(), {"document": DOCS, "summary": REFS}, str(jsonl), jsonl, ds, str(tmp_path / "saved"),
+             ds.to_iterable_dataset(), pd.DataFrame(rows())]
     for data in forms:
         assert load_examples(data, references_column="summary") == expected, type(data)
     assert load_examples(documents=DOCS, references=REFS) == expected
@@ -523,3 +526,24 @@ def test_wrappers_decode_greedily_unless_told(chat_pipeline):
                    return_full_text=False)[0]["generated_text"] for d in docs[:3]]
     assert gen(docs[:3]) == greedy and gen(docs[:3]) == greedy
     assert rouge_metric.PipelineGenerator(pipe, do_sample=True).generate_kwargs["do_sample"] is True
+
+
+def test_progress_bar_on_a_terminal_counts_cached_examples(tmp_path, monkeypatch):
+    import io
+    import sys
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    cache = tmp_path / "c.jsonl"
+    generate_and_score(first_words, documents=DOCS[:5], references=REFS[:5], cache=cache, progress=False)
+    err = Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+    generate_and_score(first_words, documents=DOCS, references=REFS, batch_size=2, cache=cache)
+    text = err.getvalue()
+    assert "generating" in text and "5/8" in text and "8/8" in text
+    quiet = Tty()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    generate_and_score(first_words, documents=DOCS, references=REFS, progress=False)
+    assert quiet.getvalue() == ""
