@@ -9,8 +9,10 @@ from .aggregate import CorpusAccumulator
 from .batch import RougeMapper, aggregate_dataset
 from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
 from .core import active_backend
+from .generation import ModelGenerator, PipelineGenerator, generate_and_score
 from .multilingual import SNOWBALL_LANGUAGES, unicode_tokenize
-from .result import AggregateScore, Comparison, ComparisonResult, CorpusResult, Score, output_key
+from .result import (AggregateScore, Comparison, ComparisonResult, CorpusResult, GenerationResult, Score,
+                     output_key)
 from .rewards import RougeReward, rouge_reward
 from .rouge155 import Rouge155
 from .scoring import Rouge, RougeScorer, compute
@@ -24,6 +26,9 @@ __all__ = [
     "ComparisonResult",
     "CorpusAccumulator",
     "CorpusResult",
+    "GenerationResult",
+    "ModelGenerator",
+    "PipelineGenerator",
     "DEFAULT_ROUGE_TYPES",
     "MULTI_REF_MODES",
     "Rouge",
@@ -38,6 +43,7 @@ __all__ = [
     "aggregate_dataset",
     "compare",
     "compute",
+    "generate_and_score",
     "output_key",
     "rouge_reward",
     "split_sentences",

@@ -1,4 +1,4 @@
-"""Command line: ``rouge-metric score | compare | explain | export-space``.
+"""Command line: ``rouge-metric score | compare | explain | export-space | generate-and-score``.
 
 ``score`` reads line-aligned text files, JSONL files (``--prediction-field`` / ``--references-field``)
 or datasets saved with ``Dataset.save_to_disk``, and prints a table with confidence intervals (when
@@ -561,6 +561,163 @@ def _add_compare_parser(sub: Any, fmt: Any) -> None:
     cp.set_defaults(func=cmd_compare, n_resamples=None)
 
 
+# ----------------------------------------------------------------------- generate-and-score
+def _import_generator(spec: str) -> Any:
+    """``module:name`` or ``path/to/file.py:name`` (the current directory is importable)."""
+    import importlib
+    import importlib.util
+
+    target, sep, name = spec.rpartition(":")
+    if not sep or not target or not name:
+        raise InputError(f"--generator: expected MODULE:NAME or FILE.py:NAME, got {spec!r}", EXIT_USAGE)
+    if target.endswith(".py"):
+        if not os.path.isfile(target):
+            raise InputError(f"--generator: {target}: file not found", EXIT_FILE)
+        mod_spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(target))[0], target)
+        module = importlib.util.module_from_spec(mod_spec)  # type: ignore[arg-type]
+        mod_spec.loader.exec_module(module)  # type: ignore[union-attr]
+    else:
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
+        try:
+            module = importlib.import_module(target)
+        except ModuleNotFoundError as exc:
+            raise InputError(f"--generator: cannot import {target!r}: {exc}", EXIT_USAGE) from None
+    obj = module
+    for part in name.split("."):
+        if not hasattr(obj, part):
+            raise InputError(f"--generator: {target} has no attribute {name!r}", EXIT_USAGE)
+        obj = getattr(obj, part)
+    return obj
+
+
+def _model_generator(args: argparse.Namespace) -> Any:
+    """A transformers model folder or Hub name: seq2seq through model.generate, causal LMs through
+    the text-generation pipeline (chat template when the tokenizer has one)."""
+    from .generation import ModelGenerator, PipelineGenerator
+
+    try:
+        import transformers
+    except ImportError:
+        raise InputError("--model needs transformers and torch: pip install -e \".[train]\"", EXIT_USAGE) from None
+    kwargs: Dict[str, Any] = {"max_new_tokens": args.max_new_tokens, "do_sample": False}
+    if args.generate_kwargs:
+        try:
+            extra = json.loads(args.generate_kwargs)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"--generate-kwargs: invalid JSON: {exc.msg}", EXIT_USAGE) from None
+        if not isinstance(extra, dict):
+            raise InputError("--generate-kwargs: expected a JSON object, e.g. '{\"num_beams\": 4}'", EXIT_USAGE)
+        kwargs.update(extra)
+    config = transformers.AutoConfig.from_pretrained(args.model)
+    if getattr(config, "is_encoder_decoder", False):
+        tokenizer = transformers.AutoTokenizer.from_pretrained(args.model)
+        model = transformers.AutoModelForSeq2SeqLM.from_pretrained(args.model)
+        return ModelGenerator(model, tokenizer, args.prompt, **kwargs)
+    pipe = transformers.pipeline("text-generation", model=args.model)
+    return PipelineGenerator(pipe, args.prompt, system=args.system, **kwargs)
+
+
+def cmd_generate_and_score(args: argparse.Namespace) -> int:
+    from .generation import generate_and_score, load_examples
+
+    data: Any = args.data
+    if os.path.isdir(data):
+        import datasets
+
+        data = datasets.load_from_disk(args.data)
+        if isinstance(data, datasets.DatasetDict):
+            if args.split is None and len(data) == 1:
+                args.split = next(iter(data))
+            if args.split not in data:
+                raise InputError(f"{args.data}: a DatasetDict with splits {list(data)}; choose one with --split",
+                                 EXIT_USAGE)
+            data = data[args.split]
+    elif not os.path.exists(data):
+        raise InputError(f"{data}: file not found", EXIT_FILE)
+    try:
+        docs, refs = load_examples(data, document_column=args.document_field,
+                                   references_column=args.references_field or ["references"])
+    except (ValueError, TypeError) as exc:
+        code = EXIT_EMPTY if "no examples" in str(exc) else EXIT_FORMAT
+        raise InputError(str(exc).replace("document_column= and references_column=",
+                                          "--document-field and --references-field"), code) from None
+    settings = None
+    if args.settings:
+        try:
+            settings = json.loads(args.settings)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"--settings: invalid JSON: {exc.msg}", EXIT_USAGE) from None
+    config = config_from_args(args)
+    generator = _import_generator(args.generator) if args.generator else _model_generator(args)
+    run = generate_and_score(generator, documents=docs, references=refs, batch_size=args.batch_size,
+                             cache=args.cache, settings=settings, on_cache_mismatch=args.on_cache_mismatch,
+                             config=config, backend=args.backend, return_per_example=bool(args.per_example),
+                             progress=not args.quiet)
+    if args.per_example:
+        with _open_output(args.per_example) as out:
+            for row in run.rows():
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    if args.json:
+        print(json.dumps(run.as_json(), indent=2, ensure_ascii=False))
+    else:
+        print(run.format_table(digits=args.digits))
+    return EXIT_OK
+
+
+def _add_generate_parser(sub: Any, fmt: Any) -> None:
+    from .generation import ON_CACHE_MISMATCH
+
+    gp = sub.add_parser(
+        "generate-and-score", help="generate with a model over a dataset, then score (resumable)", epilog=_epilog(),
+        formatter_class=fmt,
+        description="Run a generator over the documents of a JSONL file or saved dataset in batches, keep "
+                    "every finished batch in --cache (a rerun resumes), then score the generations against "
+                    "the references (see docs/generation.md).")
+    g = gp.add_argument_group("inputs")
+    g.add_argument("--data", required=True, metavar="PATH",
+                   help="the examples: a JSONL file or a dataset folder saved with save_to_disk")
+    g.add_argument("--document-field", default="document", metavar="NAME",
+                   help="JSONL field / dataset column of the document (default: %(default)s)")
+    g.add_argument("--references-field", action="append", metavar="NAME",
+                   help="field / column of the reference(s), a string or a list of strings; repeat for several "
+                        "columns (default: references)")
+    g.add_argument("--split", default=None, help="split of a saved DatasetDict")
+    m = gp.add_argument_group("generator (one of)")
+    src = m.add_mutually_exclusive_group(required=True)
+    src.add_argument("--generator", metavar="MODULE:NAME",
+                     help="a callable list[str] -> list[str], imported from MODULE (or FILE.py) of the current "
+                          "directory")
+    src.add_argument("--model", metavar="PATH",
+                     help="a transformers model folder or name: seq2seq models through model.generate, causal LMs "
+                          "through the text-generation pipeline (chat template when the tokenizer has one)")
+    m.add_argument("--prompt", default="{document}",
+                   help="--model: the prompt, with {document} where the document goes (default: %(default)s)")
+    m.add_argument("--system", default=None, help="--model: a system message for chat models")
+    m.add_argument("--max-new-tokens", type=int, default=128, help="--model: tokens to generate (default: %(default)s)")
+    m.add_argument("--generate-kwargs", metavar="JSON", default=None,
+                   help='--model: more generate() arguments as a JSON object, e.g. \'{"num_beams": 4}\' (decoding is '
+                        'greedy unless \'{"do_sample": true}\')')
+    c = gp.add_argument_group("batches and cache")
+    c.add_argument("--batch-size", type=int, default=8, help="documents per generator call (default: %(default)s)")
+    c.add_argument("--cache", metavar="FILE", default=None,
+                   help="JSONL file of finished generations: run the same command again to resume")
+    c.add_argument("--settings", metavar="JSON", default=None,
+                   help="JSON object of what changes the generations (model, checkpoint, sampling...): part of the "
+                        "cache key, with the --model settings")
+    c.add_argument("--on-cache-mismatch", choices=ON_CACHE_MISMATCH, default="error",
+                   help="a cached generation made for another document or other settings: refuse (error, the "
+                        "default) or generate it again (regenerate)")
+    o = gp.add_argument_group("output")
+    o.add_argument("--json", action="store_true", help="print JSON (scores, n, lengths, signature, cache counts)")
+    o.add_argument("--per-example", metavar="FILE",
+                   help="write one JSON row per example: index, prediction, references and scores")
+    o.add_argument("--digits", type=_digits, default=2, help="digits in the table, 0 to 17 (default: %(default)s)")
+    o.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_config_arguments(gp)
+    gp.set_defaults(func=cmd_generate_and_score)
+
+
 # ---------------------------------------------------------------------------------- parser
 def _add_input_arguments(p: argparse.ArgumentParser, required: bool) -> None:
     g = p.add_argument_group("inputs")
@@ -654,6 +811,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_export_space)
 
     _add_compare_parser(sub, fmt)
+    _add_generate_parser(sub, fmt)
     return parser
 
 

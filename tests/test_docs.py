@@ -91,6 +91,43 @@ def test_ci_runs_the_readme_setup_commands(repo_dir):
     assert ci_cmds.index(torch_ci[0]) < ci_cmds.index(test_cmd)  # torch first, then the test command
 
 
+def _chromium_block(repo):
+    """The optional chromium step of .ci/run (from its comment to the README test command)."""
+    text = (repo / ".ci" / "run").read_text(encoding="utf-8")
+    start = text.index("# --- optional: Debian's chromium")
+    return text[start:text.index("# --- the README's test command", start)]
+
+
+@pytest.mark.parametrize("apt_ok", [True, False])
+def test_ci_installs_chromium_with_apt_and_tolerates_failure(repo_dir, tmp_path, apt_ok):
+    """The chromium step runs apt-get (as root, when chromium is absent) and never fails the CI run:
+    with fake `apt-get`, `id` and no chromium on PATH, it calls the install, and when apt-get fails it
+    says the browser test will skip and goes on (under `set -euo pipefail`, as in .ci/run)."""
+    import subprocess
+
+    block = _chromium_block(repo_dir)
+    assert block.index("chromium-driver") > 0 and "the README's test command" not in block
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "apt.log"
+    (bin_dir / "apt-get").write_text(f'#!/bin/sh\necho "$@" >> {log}\nexit {0 if apt_ok else 100}\n')
+    (bin_dir / "id").write_text("#!/bin/sh\necho 0\n")
+    for f in bin_dir.iterdir():
+        f.chmod(0o755)
+    script = "set -euo pipefail\n" + block + "echo after-the-step\n"
+    proc = subprocess.run(["/bin/bash", "-c", script], capture_output=True, text=True,
+                          env={"PATH": f"{bin_dir}:/usr/bin/env-does-not-exist", "HOME": str(tmp_path)},
+                          executable="/bin/bash")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith("after-the-step")
+    calls = log.read_text().splitlines()
+    assert calls[0] == "update -qq"
+    if apt_ok:
+        assert calls[1] == "install -y -qq chromium chromium-driver" and proc.stderr == ""
+    else:
+        assert len(calls) == 1 and "tests/test_space_browser.py will skip" in proc.stderr
+
+
 _SHIPPED_TEXT = ("README.md", "hub_card.md", "docs", "rouge_metric", "callbacks")
 
 
