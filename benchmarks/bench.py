@@ -15,6 +15,16 @@ batch is printed too). Checks: rouge-score-rs and every rouge_metric path must e
 exactly (P, R and F of every type, every pair of the slow subset), our native path must equal
 rouge-score-rs on the whole corpus, and torchmetrics (float32 tensors) is compared within 1e-6.
 The exit code is 1 when an exact check fails.
+
+``--cold`` times instead the first call in a fresh process against the second call of the same process,
+for every entry point: ``rouge_metric.compute``, the ``RougeScorer.score`` loop, the evaluate module
+(``evaluate.load`` of rouge_metric/rouge_metric.py), the CLI (``cli.main``, which a ``rouge-metric``
+command runs once per process), rouge-score-rs's ``score`` loop and its ``score_batch``. Each
+measurement is its own process; the entry points alternate within each round (order reversed every
+other round) and the figures are medians over ``--cold-rounds`` rounds. ``cold`` includes the imports
+(what a user waits for), ``first call`` excludes them:
+
+    python benchmarks/bench.py --cold --corpus ../shared/corpora/cnndm_simcls_nl.jsonl.gz
 """
 
 from __future__ import annotations
@@ -26,6 +36,9 @@ import os
 import platform
 import random
 import statistics
+import subprocess
+import tempfile
+import textwrap
 import sys
 import time
 from typing import Any, Callable, Dict, List, Sequence, Tuple
@@ -113,6 +126,101 @@ def machine() -> str:
             f"{platform.system()} {platform.machine()}, load average {load[0]:.2f}")
 
 
+# ------------------------------------------------------------------------ cold (fresh process) vs warm
+COLD_CHILD = textwrap.dedent("""
+    import gzip, json, os, sys, time
+    what, path, stem, types, threads = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4].split(","), int(sys.argv[5])
+    opener = gzip.open if path.endswith(".gz") else open
+    rows = [json.loads(l) for l in opener(path, "rt", encoding="utf-8")]
+    P = [r["prediction"] for r in rows]
+    R = [r["references"] if isinstance(r["references"], str) else r["references"][0] for r in rows]
+    t0 = time.perf_counter()
+    if what == "compute":
+        import rouge_metric
+        call = lambda: rouge_metric.compute(predictions=P, references=R, rouge_types=types, use_stemmer=stem,
+                                            num_threads=threads)
+    elif what == "RougeScorer.score":
+        from rouge_metric import RougeScorer
+        sc = RougeScorer(types, use_stemmer=stem)
+        call = lambda: [sc.score(r, p) for p, r in zip(P, R)]
+    elif what == "evaluate module":
+        import evaluate
+        m = evaluate.load(os.environ["ROUGE_METRIC_MODULE"], keep_in_memory=True)
+        call = lambda: m.compute(predictions=P, references=R, rouge_types=types, use_stemmer=stem)
+    elif what == "CLI":
+        from rouge_metric import cli
+        argv = ["score", "--predictions", path, "--json", "-q", "--rouge-types", *types] + (["--use-stemmer"] if stem else [])
+        def call():
+            with open(os.devnull, "w") as null:
+                old, sys.stdout = sys.stdout, null
+                try:
+                    assert cli.main(argv) == 0
+                finally:
+                    sys.stdout = old
+    elif what == "rouge-score-rs score":
+        import rouge_score_rs
+        rs = rouge_score_rs.RougeScorer(types, use_stemmer=stem)
+        call = lambda: [rs.score(r, p) for p, r in zip(P, R)]
+    elif what == "rouge-score-rs score_batch":
+        import rouge_score_rs
+        rs = rouge_score_rs.RougeScorer(types, use_stemmer=stem)
+        call = lambda: rs.score_batch(R, P)
+    t1 = time.perf_counter()
+    call()
+    t2 = time.perf_counter()
+    call()
+    t3 = time.perf_counter()
+    print(json.dumps({"import": t1 - t0, "first": t2 - t1, "warm": t3 - t2, "n": len(P)}))
+""")
+COLD_ENTRIES = ["compute", "RougeScorer.score", "evaluate module", "CLI", "rouge-score-rs score",
+                "rouge-score-rs score_batch"]
+
+
+def cold_vs_warm(args: argparse.Namespace, types: Sequence[str], stem: bool) -> int:
+    """First call in a fresh process (imports included, and excluded) against the second call."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    skip = set(args.skip.split(","))
+    entries = [e for e in COLD_ENTRIES if not (e.startswith("rouge-score-rs") and "rs" in skip)
+               and not (e == "evaluate module" and "evaluate" in skip)]
+    env = dict(os.environ, ROUGE_METRIC_MODULE=os.path.join(repo, "rouge_metric"), RAYON_NUM_THREADS=str(args.threads),
+               OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1",
+               HF_DATASETS_OFFLINE="1")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = args.corpus
+        rows = load_corpus(path, args.max_pairs)
+        if args.max_pairs or path.endswith(".gz"):  # the CLI reads plain JSONL; single reference, as the others
+            path = os.path.join(tmp, "corpus.jsonl")
+            with open(path, "w", encoding="utf-8") as fh:
+                for p, r in rows:
+                    fh.write(json.dumps({"prediction": p, "references": r[0]}) + "\n")
+        print(f"corpus {os.path.basename(args.corpus)}: {len(rows)} pairs (first reference); types {list(types)}; "
+              f"stemming {'on' if stem else 'off'}; threads {args.threads}; {args.cold_rounds} alternating rounds "
+              "of fresh processes, medians")
+        print("machine:", machine())
+        runs: Dict[str, List[Dict[str, float]]] = {e: [] for e in entries}
+        for rnd in range(args.cold_rounds):
+            for e in (entries if rnd % 2 == 0 else entries[::-1]):
+                proc = subprocess.run([sys.executable, "-c", COLD_CHILD, e, path, "1" if stem else "0", ",".join(types),
+                                       str(args.threads)], capture_output=True, text=True, env=env, cwd=tmp)
+                if proc.returncode != 0:
+                    print(f"  {e}: failed\n{proc.stderr[-2000:]}")
+                    return 1
+                runs[e].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    n = len(rows)
+    med = {e: {k: statistics.median(r[k] for r in rs) for k in ("import", "first", "warm")} for e, rs in runs.items()}
+    rs_cold = med.get("rouge-score-rs score")
+    rs_cold = rs_cold["import"] + rs_cold["first"] if rs_cold else None
+    print("\n| entry point | import s | first call, pairs/s | cold (import + first call), pairs/s | warm, pairs/s "
+          "| cold / warm | first call / warm | cold vs rouge-score-rs cold |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for e, m in med.items():
+        cold = m["import"] + m["first"]
+        vs = f"{rs_cold / cold:.1f}x" if rs_cold else "-"
+        print(f"| {e} | {m['import']:.3f} | {n / m['first']:,.0f} | {n / cold:,.0f} | {n / m['warm']:,.0f} "
+              f"| {m['warm'] / cold:.2f} | {m['warm'] / m['first']:.2f} | {vs} |")
+    return 0
+
+
 def main(argv: Sequence[str] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", help="JSONL(.gz) with prediction and references (default: synthetic)")
@@ -124,7 +232,14 @@ def main(argv: Sequence[str] = None) -> int:
     ap.add_argument("--max-pairs", type=int, default=0, help="use only the first N pairs of the corpus")
     ap.add_argument("--synthetic-pairs", type=int, default=5000)
     ap.add_argument("--skip", default="", help="comma-separated: rouge-score,rs,torchmetrics,python")
+    ap.add_argument("--cold", action="store_true",
+                    help="first call in a fresh process vs the second call, every entry point (needs --corpus)")
+    ap.add_argument("--cold-rounds", type=int, default=5, help="alternating rounds of fresh processes (--cold)")
     args = ap.parse_args(argv)
+    if args.cold:
+        if not args.corpus:
+            ap.error("--cold needs --corpus")
+        return cold_vs_warm(args, [t for t in args.types.split(",") if t], not args.no_stem)
 
     os.environ["RAYON_NUM_THREADS"] = str(args.threads)  # before rouge_score_rs starts its pool
     # numpy's OpenBLAS threads spin after use and steal the cores the timed code runs on.

@@ -95,24 +95,69 @@ _MODE_CODES = {"max": 0, "mean": 1, "pool": 2, "best_recall": 3}
 _VOCABS: Dict[Tuple[str, Any], Any] = {}
 
 
+#: The nltk versions, ``[low, high)`` as (major, minor), whose ``PorterStemmer()`` the native Porter
+#: (``_native.porter_stem``, rouge_metric/_native_src/porter.hpp) was checked against word for word.
+#: With any other nltk installed, nltk's own stemmer runs: the stems cannot silently differ.
+NATIVE_PORTER_NLTK = ((3, 10), (3, 11))
+
+
+def nltk_version() -> Optional[Tuple[int, ...]]:
+    """The installed nltk's version as integers (read from its ``VERSION`` file, the source of
+    ``nltk.__version__``, without importing nltk), or None when it cannot be read."""
+    import importlib.util
+
+    text = None
+    try:
+        spec = importlib.util.find_spec("nltk")
+        if spec is not None and spec.origin:
+            with open(os.path.join(os.path.dirname(spec.origin), "VERSION"), encoding="utf-8") as fh:
+                text = fh.read().strip()
+    except (OSError, ImportError, ValueError):
+        text = None
+    if text is None:
+        try:
+            from importlib.metadata import version
+
+            text = version("nltk")
+        except Exception:  # noqa: BLE001 - not installed or no metadata: nltk's stemmer decides
+            return None
+    parts = []
+    for p in text.split(".")[:2]:
+        if not p.isdigit():
+            return None
+        parts.append(int(p))
+    return tuple(parts)
+
+
+def native_porter_checked() -> bool:
+    """True when the installed nltk is in :data:`NATIVE_PORTER_NLTK`, so the native Porter gives its stems."""
+    v = nltk_version()
+    low, high = NATIVE_PORTER_NLTK
+    return v is not None and low <= v[:2] < high
+
+
 def native_vocab(tokenizer: str, stemmer: Any) -> Any:
     """The process-wide token interner and stem cache of (tokenizer, stemmer name or False).
 
-    Stem-cache misses call the Python stemmer (:meth:`rouge_metric.text.CachedStemmer.stem_token`),
-    so the stems are exactly those of the Python pipeline. It grows with the vocabulary seen.
+    New tokens enter it without Python when it can: with ``use_stemmer="porter"`` and an nltk in
+    :data:`NATIVE_PORTER_NLTK`, the C++ twin of nltk's Porter stems every ASCII token (on the batch's
+    threads); any other token, and every token of the other stemmers, goes through the Python stemmer
+    (:meth:`rouge_metric.text.CachedStemmer.stem_token`). Either way the stems are exactly those of the
+    Python pipeline. It grows with the vocabulary seen.
     """
     key = (tokenizer, stemmer or None)
     vocab = _VOCABS.get(key)
     if vocab is None:
         mod = _load_native()
         assert mod is not None
-        stem_fn, min_len = None, 3
+        stem_fn, min_len, native_porter = None, 3, False
         if stemmer:
             from .text import get_stemmer
 
             st = get_stemmer(stemmer)
             stem_fn, min_len = st.stem_token, getattr(st, "min_len", 3)
-        vocab = _VOCABS[key] = mod.Vocab(NATIVE_TOKENIZERS[tokenizer], stem_fn, min_len)
+            native_porter = stemmer == "porter" and native_porter_checked()
+        vocab = _VOCABS[key] = mod.Vocab(NATIVE_TOKENIZERS[tokenizer], stem_fn, min_len, native_porter)
     return vocab
 
 

@@ -60,21 +60,31 @@ class CachedStemmer:
     def __init__(self, name: str) -> None:
         check_stemmer_name(name)
         self.name = name
-        self.min_len = 3
-        if name == "porter":
-            from nltk.stem import porter  # nltk's Porter needs no nltk data
-
-            self._stem = porter.PorterStemmer().stem
-        elif name == "perl_porter":
-            from .perl_porter import stem as perl_stem
-
-            self._stem = perl_stem
-        else:
-            from .multilingual import snowball_language, snowball_stem_function
-
-            self._stem = snowball_stem_function(snowball_language(name) or name)
-            self.min_len = 0
+        self.min_len = 0 if name.startswith("snowball:") else 3
+        # nltk's Porter is loaded at the first word it stems: importing nltk takes about a second, and the
+        # native backend stems ASCII words itself (core.native_vocab). The others load now (and check
+        # the language).
+        self._fn: Optional[Callable[[str], str]] = None
+        if name != "porter":
+            self._fn = self._stem
         self.cache: Dict[str, Optional[str]] = {}
+
+    @property
+    def _stem(self) -> Callable[[str], str]:
+        fn = self._fn
+        if fn is None:
+            if self.name == "porter":
+                from nltk.stem import porter  # nltk's Porter needs no nltk data
+
+                fn = porter.PorterStemmer().stem
+            elif self.name == "perl_porter":
+                from .perl_porter import stem as fn
+            else:
+                from .multilingual import snowball_language, snowball_stem_function
+
+                fn = snowball_stem_function(snowball_language(self.name) or self.name)
+            self._fn = fn
+        return fn
 
     def stem_token(self, token: str) -> Optional[str]:
         out = self._stem(token)

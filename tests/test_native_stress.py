@@ -90,6 +90,29 @@ def test_default_thread_count_first_call_in_fresh_process():
     assert proc.returncode == 0 and "ok" in proc.stdout, proc.stderr[-4000:]
 
 
+# ------------------------------------------------------------ stemming on the batch threads
+# With the native Porter (an nltk in core.NATIVE_PORTER_NLTK) the threads stem their unknown ASCII words
+# in phase 1 and the caller interns them without the GIL; non-ASCII words (whitespace tokenizer) still
+# go through nltk with the GIL. Without it (nltk outside the range) every word goes through nltk.
+@pytest.mark.parametrize("tokenizer", ["default", "whitespace"])
+@pytest.mark.parametrize("native_porter", [True, False], ids=["native-porter", "nltk-porter"])
+def test_stemming_cold_warm_and_partly_warm_on_threads(monkeypatch, tokenizer, native_porter):
+    if native_porter and not core.native_porter_checked():
+        pytest.skip("installed nltk is outside core.NATIVE_PORTER_NLTK")
+    monkeypatch.setattr(core, "native_porter_checked", lambda: native_porter)
+    n = 1500 if FULL else 300
+    first = generated_corpus(n, seed=21, vocab=8000)
+    second = generated_corpus(n, seed=22, vocab=8000)  # shares some words with the first: partly warm
+    exp = [python_scores(*c, tokenizer=tokenizer, use_stemmer=True) for c in (first, second)]
+    for threads in (1, 2, 3, 8):
+        cold()
+        r = Rouge(backend="native", tokenizer=tokenizer, use_stemmer=True, num_threads=threads)
+        assert core.native_vocab(tokenizer, "porter").native_porter is native_porter
+        for what, (preds, refs), e in [("cold", first, exp[0]), ("partly warm", second, exp[1]),
+                                       ("warm", first, exp[0])]:
+            assert_same(r.score_examples(predictions=preds, references=refs), e, f"threads={threads} {what}")
+
+
 # ------------------------------------------------------------ one scorer, many Python threads
 def test_one_rouge_and_one_scorer_shared_by_eight_python_threads():
     cold()

@@ -8,11 +8,17 @@
 //   written only by the thread that took example i's block.
 // - One thread's own for the whole call (a ThreadState leased from the scorer's pool): its Workspace,
 //   TokBuf, Docs, Misses, deferred examples, column sums and Poll.
-// - Between the parallel phases only the calling thread runs, holding the GIL and vocab.mu. It first
-//   resolves the misses of every thread into the Vocab and only then sizes every thread's workspace to
-//   the grown vocabulary (prepare_phase), so no thread meets an id past its arrays. (938593f sized
-//   each thread's workspace right after resolving that thread's misses: a thread resolved early kept
-//   arrays too small for the ids that later threads added, and phase 3 wrote past them.)
+// - Between the parallel phases only the calling thread runs, holding vocab.mu (and the GIL, released
+//   while it interns when no token needs the Python stemmer). It first adds the misses of every thread
+//   (stemmed by their threads in phase 1, see vocab.hpp) into the Vocab and only then sizes every
+//   thread's workspace to the grown vocabulary (prepare_phase), so no thread meets an id past its
+//   arrays. (938593f sized each thread's workspace right after resolving that thread's misses: a
+//   thread resolved early kept arrays too small for the ids that later threads added, and phase 3
+//   wrote past them.)
+// - A deferred example's docs are saved by the thread that tokenized it (its `store`, its unknown
+//   tokens as indices into its `misses`); in phase 3 any thread may finish and score it, reading that
+//   thread's store and misses, which only change before phase 2 ends (phase 1 by their owner, the ids
+//   of the misses by the caller in phase 2) and are cleared after phase 3.
 // - A call that ends early (Ctrl-C, an error) discards its thread states instead of pooling them: a
 //   kernel stopped by an exception may not have restored the zeroed arrays of its workspace.
 #pragma once
@@ -70,7 +76,10 @@ struct Scorer {
         TokBuf cur;
         std::vector<Doc> docs;
         Misses misses;
-        std::vector<uint32_t> deferred;
+        // Deferred examples of phase 1: (example index, offset of its docs in store). store holds the
+        // docs of each: per doc [pending, ids, ends or sb, ids..., ends or sb...] (save_docs).
+        std::vector<std::pair<uint32_t, size_t>> deferred;
+        std::vector<int32_t> store;
         std::vector<Stats> st;
         std::vector<Triple> out;
         std::vector<Partials> cols;  // exact sums of the columns of the examples this thread scored
@@ -162,8 +171,10 @@ struct Scorer {
 
     // Score a batch on nthreads threads (GIL held on entry and exit; released while threads run).
     // Phase 1 (threads, no GIL): every example whose tokens are all known is tokenized and scored; the
-    // others are deferred and their unknown tokens recorded (distinct, per thread). Phase 2 (caller,
-    // GIL): stem and intern the unknown tokens. Phase 3 (threads, no GIL): the deferred examples.
+    // others are deferred, their docs saved, their unknown tokens recorded (distinct, per thread) and
+    // stemmed (native Porter). Phase 2 (caller; GIL only for the Python stemmer): intern the unknown
+    // tokens. Phase 3 (threads, no GIL): the deferred examples, from their saved docs (a cold batch
+    // tokenizes each text once).
     void batch(const BatchIn& in, int nthreads, BatchOut& res) {
         const size_t N = in.n, T = specs.size();
         size_t nth = std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1));
@@ -186,6 +197,7 @@ struct Scorer {
             ThreadState& th = *lease.th[t];
             th.misses.clear();
             th.deferred.clear();
+            th.store.clear();
             th.cols.assign(3 * T + 2, Partials());
             th.poll = Poll(&intr, t == 0, false);  // thread 0 is the caller
             th.ws.poll = &th.poll;
@@ -200,16 +212,46 @@ struct Scorer {
             size_t bytes = std::min<size_t>(t.len * (size_t)t.kind, 4096);
             for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o);
         };
-        // Example i: tokenize (lookups only) and score; false when a text has unknown tokens
-        // (recorded in th.misses; the example is not scored).
-        auto run = [&](ThreadState& th, size_t i) -> bool {
-            size_t r0 = in.ref_off[i], r1 = in.ref_off[i + 1], k = r1 - r0;
-            if (i + 1 < N) {
-                prefetch_text(in.preds[i + 1]);
-                for (size_t j = r1; j < in.ref_off[i + 2]; ++j) prefetch_text(in.refs[j]);
+        // Keep the docs of a deferred example (th.docs[0, k + 1)) in th.store, so that phase 3 does not
+        // tokenize its texts again: O(its tokens) ints until the end of the call.
+        auto save_docs = [](ThreadState& th, size_t k) {
+            std::vector<int32_t>& st = th.store;
+            for (size_t j = 0; j <= k; ++j) {
+                const Doc& d = th.docs[j];
+                const std::vector<uint32_t>& cuts = d.pending ? d.ends : d.sb;
+                if (d.ids.size() > (size_t)INT32_MAX || cuts.size() > (size_t)INT32_MAX)
+                    throw std::length_error("rouge_metric: a text of more than 2^31 tokens");
+                st.push_back(d.pending);
+                st.push_back((int32_t)d.ids.size());
+                st.push_back((int32_t)cuts.size());
+                st.insert(st.end(), d.ids.begin(), d.ids.end());
+                for (uint32_t c : cuts) st.push_back((int32_t)c);
             }
-            if (!tokenize_example<false>(*vocab, in.preds[i], in.refs + r0, k, th.docs, th.cur, &th.misses))
-                return false;
+        };
+        // The docs of a deferred example saved by thread src at off into th.docs[0, k + 1), each
+        // pending one finished with the ids src's misses received in phase 2.
+        auto load_docs = [](ThreadState& th, const ThreadState& src, size_t off, size_t k) {
+            if (th.docs.size() < k + 1) th.docs.resize(k + 1);
+            const int32_t* p = src.store.data() + off;
+            for (size_t j = 0; j <= k; ++j) {
+                Doc& d = th.docs[j];
+                bool pending = p[0] != 0;
+                size_t nt = (size_t)p[1], nc = (size_t)p[2];
+                const int32_t* ids = p + 3;
+                const uint32_t* cuts = (const uint32_t*)(ids + nt);
+                if (pending) {
+                    finish_doc(ids, nt, cuts, nc, src.misses.list.data(), d);
+                } else {
+                    d.ids.assign(ids, ids + nt);
+                    d.sb.assign(cuts, cuts + nc);
+                }
+                d.pending = false;
+                p = ids + nt + nc;
+            }
+        };
+        // Score example i from th.docs (tokenized) into its slots and th's column sums.
+        auto score_example = [&](ThreadState& th, size_t i) {
+            size_t k = in.ref_off[i + 1] - in.ref_off[i];
             for (size_t j = 0; j <= k; ++j) ROUGE_CHECK(th.ws.covers(th.docs[j]), "token id past the workspace");
             th.out.resize(T);
             try {
@@ -231,7 +273,21 @@ struct Scorer {
             for (size_t c = 0; c < 3 * T; ++c) th.cols[c].add(v[c]);
             th.cols[3 * T].add(l[0]);
             th.cols[3 * T + 1].add(l[1]);
-            return true;
+        };
+        // Phase 1, example i: tokenize (lookups only) and score; an example with unknown tokens is
+        // deferred instead (its tokens recorded in th.misses, its docs in th.store).
+        auto run = [&](ThreadState& th, size_t i) {
+            size_t r0 = in.ref_off[i], r1 = in.ref_off[i + 1], k = r1 - r0;
+            if (i + 1 < N) {
+                prefetch_text(in.preds[i + 1]);
+                for (size_t j = r1; j < in.ref_off[i + 2]; ++j) prefetch_text(in.refs[j]);
+            }
+            if (tokenize_example<false>(*vocab, in.preds[i], in.refs + r0, k, th.docs, th.cur, &th.misses)) {
+                score_example(th, i);
+            } else {
+                th.deferred.emplace_back((uint32_t)i, th.store.size());
+                save_docs(th, k);
+            }
         };
         // fn(thread, item) over items [0, total) in blocks taken from a shared counter, on nth threads
         // (the caller is thread 0). A thread's exception stops every thread and is rethrown later.
@@ -270,23 +326,42 @@ struct Scorer {
 
         {
             py::gil_scoped_release nogil;
-            parallel([&](ThreadState& th, size_t i) { if (!run(th, i)) th.deferred.push_back((uint32_t)i); }, N);
+            parallel(run, N);
         }
-        std::vector<uint32_t> deferred;
+        struct Deferred {
+            uint32_t i, tid;
+            size_t off;
+        };
+        std::vector<Deferred> deferred;
         if (!intr.stopped())
-            for (ThreadState* th : lease.th) deferred.insert(deferred.end(), th->deferred.begin(), th->deferred.end());
+            for (uint32_t t = 0; t < (uint32_t)nth; ++t)
+                for (const auto& d : lease.th[t]->deferred) deferred.push_back(Deferred{d.first, t, d.second});
         if (!deferred.empty()) {
-            // Phase 2 (GIL, vocab.mu): every thread's unknown tokens into the Vocab, then the workspaces.
-            for (ThreadState* th : lease.th) {
-                for (const RawTok& t : th->misses.list) vocab->resolve(t.s.data(), t.s.size(), t.cps);
-                th->misses.clear();
+            // Phase 2 (vocab.mu): every thread's unknown tokens into the Vocab (each miss receives its
+            // id), then the workspaces. The threads stemmed them natively in phase 1; the GIL is kept
+            // only when some token needs the Python stemmer (a non-ASCII token, or nltk outside the
+            // checked versions).
+            size_t npy = 0;
+            for (ThreadState* th : lease.th) npy += th->misses.npy;
+            auto add_all = [&] {
+                for (ThreadState* th : lease.th)
+                    for (RawTok& t : th->misses.list) t.id = vocab->add_miss(t);
+            };
+            if (npy) {
+                add_all();
+            } else {
+                py::gil_scoped_release nogil;
+                add_all();
             }
             prepare_phase(lease);
+            // Phase 3 (threads, no GIL): the deferred examples from their saved docs. Every thread reads
+            // the stores and misses of the others, which nobody writes until the call ends.
             py::gil_scoped_release nogil;
             parallel(
                 [&](ThreadState& th, size_t q) {
-                    if (!run(th, deferred[q]))  // every token is known after phase 2
-                        throw std::logic_error("rouge_metric._native: unknown token after the vocabulary was completed");
+                    const Deferred& d = deferred[q];
+                    load_docs(th, *lease.th[d.tid], d.off, in.ref_off[d.i + 1] - in.ref_off[d.i]);
+                    score_example(th, d.i);
                 },
                 deferred.size());
         }
@@ -303,8 +378,9 @@ struct Scorer {
             for (size_t c = 0; c < res.cols.size(); ++c)
                 for (double x : lease.th[t]->cols[c].p) res.cols[c].add(x);
         for (ThreadState* th : lease.th) {
-            th->misses.clear();
-            std::vector<uint32_t>().swap(th->deferred);
+            th->misses.clear();  // give the memory of the phases back
+            std::vector<std::pair<uint32_t, size_t>>().swap(th->deferred);
+            std::vector<int32_t>().swap(th->store);
             th->ws.poll = nullptr;
             th->ws.trim();
         }

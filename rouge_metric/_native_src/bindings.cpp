@@ -368,10 +368,26 @@ PYBIND11_MODULE(_native, m) {
         "Tests only: the memory limits beyond which the kernels take their bounded-memory paths "
         "(same results); returns the limits in force (mask_bytes, row_bytes, trim_bytes).");
     m.attr("CHECKED") = py::bool_(ROUGE_METRIC_CHECKED != 0);
+    m.def(
+        "porter_stem",
+        [](py::handle word) -> py::object {
+            Text t;
+            if (!get_text(word.ptr(), t)) throw py::type_error("word: expected str");
+            Py_ssize_t n;
+            const char* u = PyUnicode_AsUTF8AndSize(word.ptr(), &n);
+            if (!u) throw py::error_already_set();
+            std::string out;
+            if (!porter_stem(u, (size_t)n, out)) return py::none();
+            return py::str(out);
+        },
+        py::arg("word"),
+        "nltk's PorterStemmer().stem(word) (NLTK_EXTENSIONS), computed in C++; None when word is not ASCII.");
 
     py::class_<Vocab, std::shared_ptr<Vocab>>(m, "Vocab",
                                               "Token interning and stem cache of one (tokenizer, stemmer).")
-        .def(py::init<int, py::object, int>(), py::arg("tokenizer"), py::arg("stem"), py::arg("min_len") = 3)
+        .def(py::init<int, py::object, int, bool>(), py::arg("tokenizer"), py::arg("stem"), py::arg("min_len") = 3,
+             py::arg("native_porter") = false)
+        .def_readonly("native_porter", &Vocab::native_porter, "Whether ASCII tokens are stemmed by the native Porter.")
         .def_property_readonly("size", [](Vocab& v) {
             VocabLock lk(v);
             return v.nid;

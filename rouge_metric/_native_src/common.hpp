@@ -55,6 +55,9 @@ struct Seq {
 struct Doc {
     std::vector<int32_t> ids;
     std::vector<uint32_t> sb;  // sentence boundaries: sentence k is ids[sb[2k], sb[2k+1])
+    // A batch's doc with unknown tokens (vocab.hpp, tokenize_doc): ids are raw, ends the sentence ends.
+    bool pending = false;
+    std::vector<uint32_t> ends;
     size_t nsent() const { return sb.size() / 2; }
     Seq sent(size_t k) const { return Seq{ids.data() + sb[2 * k], (size_t)(sb[2 * k + 1] - sb[2 * k])}; }
     Seq all() const { return Seq{ids.data(), ids.size()}; }

@@ -2,12 +2,16 @@
 // the process that uses that configuration (rouge_metric.core.native_vocab).
 //
 // Ownership and the rule that makes the batch safe:
-// - A Vocab (its maps `raw` and `final_`, and `nid`) changes only in resolve()/intern(), called by a
-//   thread that holds both the GIL (the stemmer is Python) and `mu`.
+// - A Vocab (its maps `raw` and `final_`, and `nid`) changes only in resolve()/intern()/add_miss(),
+//   called by one thread that holds `mu` (and the GIL when a token needs the Python stemmer).
+// - Its configuration (tokenizer, min_len, has_stem, native_porter, stem) is set at construction and
+//   never changes: final_form() reads only it and may run on any thread at any time.
 // - A batch holds `mu` from start to end. While its threads run (without the GIL) the Vocab is
 //   read-only: they only look tokens up (tokenize_doc<false>) and record the unknown ones in their
-//   own Misses. Between the parallel phases the calling thread, holding the GIL and `mu`, resolves
-//   every thread's misses; only after that are the workspaces sized (batch.hpp, prepare_phase), so
+//   own Misses, each with its final form when the native stemmer can make it (final_form: pure, so
+//   the stemming of a cold batch runs on every thread). Between the parallel phases the calling
+//   thread, holding `mu`, interns every thread's misses (taking the GIL only when some token needs
+//   the Python stemmer); only after that are the workspaces sized (batch.hpp, prepare_phase), so
 //   every id a thread can meet in the next phase is < vocab.nid <= its workspace size.
 // - Misses, TokBuf and Doc belong to one thread.
 #pragma once
@@ -18,6 +22,7 @@
 
 #include "common.hpp"
 #include "hash.hpp"
+#include "porter.hpp"
 #include "text.hpp"
 
 namespace rouge {
@@ -29,35 +34,77 @@ namespace py = pybind11;
 struct RawTok {
     std::string s;
     size_t cps = 0;
+    int form = 0;     // final_form() of s (FORM_*)
+    std::string out;  // its stem when form == FORM_STEM
+    int32_t id = -1;  // its final id, set when it is added to the Vocab (batch phase 2)
 };
+
+// What a raw token becomes: itself (not stemmed), `out` (its stem), dropped (its stem is not a
+// valid token), or unknown until the Python stemmer has run.
+enum { FORM_KEEP = 0, FORM_STEM = 1, FORM_DROP = 2, FORM_PY = 3 };
+
+// Python's re.match(r"^[a-z0-9]+$", s) (text._VALID_TOKEN_RE; `$` also matches before a final "\n").
+inline bool valid_token(const char* p, size_t n) {
+    if (n && p[n - 1] == '\n') --n;
+    if (!n) return false;
+    for (size_t i = 0; i < n; ++i)
+        if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= '0' && p[i] <= '9'))) return false;
+    return true;
+}
 
 // The distinct unknown tokens one thread met in a phase: memory O(distinct tokens), whatever the
 // number of their occurrences.
 struct Misses {
     StrMap seen;
     std::vector<RawTok> list;
-    void add(const Key& k, size_t cps) {
-        if (seen.find(k)) return;
-        seen.insert(k, 0);
-        list.push_back(RawTok{std::string(k.p, k.n), cps});
+    // The index of the token in list (added, and its final form computed, when new).
+    template <class V>
+    int32_t add(const V& vb, const Key& k, size_t cps) {
+        if (const int32_t* v = seen.find(k)) return *v;
+        if (list.size() >= (size_t)INT32_MAX - 3) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
+        int32_t idx = (int32_t)list.size();
+        seen.insert(k, idx);
+        RawTok t{std::string(k.p, k.n), cps, 0, std::string(), -1};
+        t.form = vb.final_form(k.p, k.n, cps, t.out);
+        npy += t.form == FORM_PY;
+        list.push_back(std::move(t));
+        return idx;
     }
+    size_t npy = 0;  // tokens of list that need the Python stemmer
     void clear() {  // and give the memory back
         seen.clear();
         std::vector<RawTok>().swap(list);
+        npy = 0;
     }
 };
 
 // Token interning and the stem cache: raw token -> final id (-1: the stem is not a valid token,
-// dropped). Misses call the Python stemmer (GIL held).
+// dropped). With native_porter, nltk's Porter runs in C++ (porter.hpp) for every ASCII token; `stem`
+// (Python, GIL held) stems the others, or every token when native_porter is false.
 struct Vocab {
     int tokenizer;
     py::object stem;  // callable str -> str | None, or None
     int min_len;      // tokens of at most min_len code points are not stemmed
+    bool native_porter;
+    bool has_stem;
     StrMap raw, final_;
     int32_t nid = 0;
     std::mutex mu;
 
-    Vocab(int tok, py::object st, int ml) : tokenizer(tok), stem(std::move(st)), min_len(ml) {}
+    Vocab(int tok, py::object st, int ml, bool np)
+        : tokenizer(tok), stem(std::move(st)), min_len(ml), native_porter(np), has_stem(!stem.is_none() || np) {
+        if (np && stem.is_none()) throw py::value_error("Vocab: native_porter needs the Python stemmer for non-ASCII tokens");
+    }
+
+    // The final form of a raw token as far as C++ can tell (FORM_*; the stem in out). Reads only the
+    // configuration: any thread, no lock, no GIL. Mirrors text.CachedStemmer.stem_token.
+    int final_form(const char* tp, size_t tn, size_t cps, std::string& out) const {
+        if (!has_stem || cps <= (size_t)min_len) return FORM_KEEP;
+        if (!native_porter || !porter_stem(tp, tn, out)) return FORM_PY;
+        if (valid_token(out.data(), out.size())) return FORM_STEM;
+        if (valid_token(tp, tn) || out.empty()) return FORM_DROP;
+        return FORM_STEM;
+    }
 
     int32_t intern(const char* p, size_t n) {
         Key k = make_key(p, n);
@@ -67,40 +114,86 @@ struct Vocab {
         final_.insert(k, nid);
         return nid++;
     }
-    // Resolve a raw token (GIL and mu held). Throws py::error_already_set on a stemmer error.
-    int32_t resolve(const char* tp, size_t tn, size_t cps) {
-        Key key = make_key(tp, tn);
-        const int32_t* v = raw.find(key);
-        if (v) return *v;
+    // The id of a token whose form is known (mu held; the GIL too when form == FORM_PY). Throws
+    // py::error_already_set on a stemmer error.
+    int32_t add_form(const char* tp, size_t tn, int form, const std::string& out) {
         int32_t id;
-        if (stem.is_none() || cps <= (size_t)min_len) {
+        if (form == FORM_KEEP) {
             id = intern(tp, tn);
+        } else if (form == FORM_STEM) {
+            id = intern(out.data(), out.size());
+        } else if (form == FORM_DROP) {
+            id = -1;
         } else {
             PyObject* s = PyUnicode_DecodeUTF8(tp, (Py_ssize_t)tn, "surrogatepass");
             if (!s) throw py::error_already_set();
-            py::object out = stem(py::reinterpret_steal<py::object>(s));
-            if (out.is_none()) {
+            py::object o = stem(py::reinterpret_steal<py::object>(s));
+            if (o.is_none()) {
                 id = -1;
             } else {
                 Py_ssize_t n;
-                const char* u = PyUnicode_AsUTF8AndSize(out.ptr(), &n);
+                const char* u = PyUnicode_AsUTF8AndSize(o.ptr(), &n);
                 if (!u) throw py::error_already_set();
                 id = intern(u, (size_t)n);
             }
         }
-        raw.insert(key, id);
+        raw.insert(make_key(tp, tn), id);
         return id;
+    }
+    // A miss recorded by a batch thread (mu held; the GIL too when t.form == FORM_PY).
+    int32_t add_miss(const RawTok& t) {
+        const int32_t* v = raw.find(make_key(t.s.data(), t.s.size()));  // another thread's miss too
+        if (v) return *v;
+        return add_form(t.s.data(), t.s.size(), t.form, t.out);
+    }
+    // Resolve a raw token (GIL and mu held).
+    int32_t resolve(const char* tp, size_t tn, size_t cps) {
+        const int32_t* v = raw.find(make_key(tp, tn));
+        if (v) return *v;
+        std::string out;
+        int form = final_form(tp, tn, cps, out);
+        return add_form(tp, tn, form, out);
     }
 };
 
-// Tokenize into doc. With RESOLVE=false (no GIL, no writes to the Vocab) unknown tokens go to misses
-// (when given) and false is returned. The map slots of all the tokens are prefetched before the first lookup, so
-// the cache misses of a large vocabulary overlap. O(text length + tokens).
+// The final ids and sentences of a text from its raw ids (one per token, in order) and sentence ends:
+// the tokens whose stem is not a token (-1) are dropped, a token recorded as the miss m of a batch
+// thread (-3 - m) takes the id that phase 2 gave it (misses[m].id), empty sentences are skipped.
+// raw may be doc.ids.data() (compaction in place: the write index never passes the read index). O(tokens).
+inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size_t nends, const RawTok* misses,
+                       Doc& doc) {
+    doc.sb.clear();
+    doc.ids.resize(nt);  // no reallocation when raw is doc.ids.data() (its size is nt)
+    int32_t* ids = doc.ids.data();
+    size_t w = 0, k = 0, start = 0;
+    for (size_t s = 0; s < nends; ++s) {
+        for (uint32_t e = ends[s]; k < e; ++k) {
+            int32_t id = raw[k];
+            if (id <= -3) id = misses[-3 - id].id;
+            if (id >= 0) ids[w++] = id;
+        }
+        if (w > start) {
+            doc.sb.push_back((uint32_t)start);
+            doc.sb.push_back((uint32_t)w);
+        }
+        start = w;
+    }
+    ROUGE_CHECK(k == nt, "sentence ends do not cover the tokens");
+    doc.ids.resize(w);
+}
+
+// Tokenize into doc. With RESOLVE=false (no GIL, no writes to the Vocab) an unknown token makes the
+// call return false; when misses is given, each unknown token is recorded there (once per thread)
+// and doc is left *pending*: doc.ids holds the raw ids, an unknown token as -3 - (its index in
+// misses), and doc.ends the sentence ends, so that the batch can finish the doc after phase 2
+// (finish_doc) without tokenizing the text again. The map slots of all the tokens are prefetched
+// before the first lookup, so the cache misses of a large vocabulary overlap. O(text length + tokens).
 template <bool RESOLVE>
 bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misses) {
     collect_tokens(vb.tokenizer, t, cur, vb.raw);
     size_t nt = cur.nt;
     const Key* keys = cur.keys.data();
+    doc.pending = false;
     doc.sb.clear();
     doc.ids.resize(nt);
     int32_t* ids = doc.ids.data();
@@ -126,28 +219,21 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
         }
         return true;
     }
-    // Drop the tokens whose stem is not a token (-1), collect the unknown ones (-2), cut sentences.
-    bool ok = true;
-    size_t w = 0, k = 0, start = 0;
-    for (uint32_t e : cur.ends) {
-        for (; k < e; ++k) {
-            int32_t id = ids[k];
-            if (id >= 0) {
-                ids[w++] = id;
-            } else if (id == -2) {  // only without RESOLVE (resolve() gives ids >= -1)
-                ok = false;
-                if constexpr (!RESOLVE)
-                    if (misses) misses->add(keys[k], cur.cps_of(k));
-            }
+    if constexpr (!RESOLVE) {  // resolve() gives ids >= -1: unknown tokens (-2) only here
+        bool unknown = false;
+        for (size_t k = 0; k < nt && !unknown; ++k) unknown = ids[k] == -2;
+        if (unknown) {
+            if (!misses) return false;
+            for (size_t k = 0; k < nt; ++k)
+                if (ids[k] == -2) ids[k] = -3 - misses->add(vb, keys[k], cur.cps_of(k));
+            doc.pending = true;
+            doc.ends.assign(cur.ends.begin(), cur.ends.end());
+            return false;
         }
-        if (w > start) {
-            doc.sb.push_back((uint32_t)start);
-            doc.sb.push_back((uint32_t)w);
-        }
-        start = w;
     }
-    doc.ids.resize(w);
-    return ok;
+    // Only dropped tokens (-1): compact in place and cut sentences.
+    finish_doc(ids, nt, cur.ends.data(), cur.ends.size(), nullptr, doc);
+    return true;
 }
 
 // The texts of one example (the prediction, then its k references) into docs[0, k + 1); false when
