@@ -15,6 +15,8 @@
 //   arrays too small for the ids that later threads added, and phase 3 wrote past them.)
 // - A call that ends early (Ctrl-C, an error) discards its thread states instead of pooling them: a
 //   kernel stopped by an exception may not have restored the zeroed arrays of its workspace.
+// The id batch (ids.hpp, score_id_batch) leases the same thread states and runs the same score_docs,
+// but never touches the Vocab: its ids are interned by the calling thread before any worker starts.
 #pragma once
 
 #include <memory>
