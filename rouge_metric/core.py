@@ -6,8 +6,9 @@ imports. :func:`active_backend` names the backend in use (it is also in every si
 
 The native backend provides the kernels of :mod:`rouge_metric.core_py` under the same names and, through
 :func:`native_scorer`, a whole-pipeline scorer (tokenize, stem cache, intern, kernels, multi-reference
-combine, P/R/F) for the named tokenizers ``default``/``whitespace`` with newline sentences; every
-other configuration runs the Python pipeline on the native kernels.
+combine, P/R/F) for the named tokenizers ``default``/``whitespace`` with newline sentences, and through
+:func:`native_id_scorer` the same for token ids (``tokenizer="ids"``); every other configuration runs
+the Python pipeline on the native kernels.
 """
 
 from __future__ import annotations
@@ -161,6 +162,18 @@ def native_vocab(tokenizer: str, stemmer: Any) -> Any:
     return vocab
 
 
+def _scorer_args(config: Any) -> Tuple[Any, ...]:
+    """``(specs, mode, fkind, fparam)`` of ``_native.Scorer`` for ``config``."""
+    specs = [(s.name, _KIND_CODES[s.kind], s.n, s.skip, s.unigrams, s.weight) for s in config.type_specs]
+    if config.alpha is not None:
+        fkind, fparam = 1, config.alpha
+    elif config.beta == 1.0:
+        fkind, fparam = 0, 0.0
+    else:
+        fkind, fparam = 2, config.beta * config.beta
+    return specs, _MODE_CODES[config.multi_ref], fkind, fparam
+
+
 def native_scorer(config: Any) -> Optional[Any]:
     """A ``_native.Scorer`` running the whole pipeline of ``config`` in C++, or None when the native
     backend is missing or the configuration needs the Python pipeline (custom tokenizer or splitter,
@@ -179,15 +192,24 @@ def native_scorer(config: Any) -> Optional[Any]:
         return None
     from .result import Score
 
-    specs = [(s.name, _KIND_CODES[s.kind], s.n, s.skip, s.unigrams, s.weight) for s in config.type_specs]
-    if config.alpha is not None:
-        fkind, fparam = 1, config.alpha
-    elif config.beta == 1.0:
-        fkind, fparam = 0, 0.0
-    else:
-        fkind, fparam = 2, config.beta * config.beta
-    return mod.Scorer(native_vocab(tok, config.use_stemmer), specs, _MODE_CODES[config.multi_ref],
-                      fkind, fparam, Score)
+    return mod.Scorer(native_vocab(tok, config.use_stemmer), *_scorer_args(config), Score)
+
+
+def native_id_scorer(config: Any) -> Optional[Any]:
+    """A ``_native.Scorer`` for ``tokenizer="ids"`` (its ``batch_ids``: ids read and interned once per
+    call, then scored on N threads without the GIL), or None when the native backend is missing.
+
+    Same kernels, P/R/F arithmetic and multi-reference modes as :func:`native_scorer`; the ids need
+    no vocabulary, so the scorer gets an empty one of its own that it never reads.
+    """
+    mod = _load_native()
+    if mod is None or not getattr(config, "uses_ids", False):
+        return None
+    if not hasattr(mod.Scorer, "batch_ids"):  # pragma: no cover - an extension built before this method
+        return None
+    from .result import Score
+
+    return mod.Scorer(mod.Vocab(0, None), *_scorer_args(config), Score)
 
 
 def default_num_threads() -> int:

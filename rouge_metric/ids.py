@@ -12,8 +12,12 @@ These are numbers over ids, not over words: a word split into several sub-word i
 and two spellings of one word are different ids. They are for fast monitoring and rewards; report text
 ROUGE of decoded strings.
 
-The conversion is O(length) per sequence in Python (``tolist`` for arrays, one type check per id for
-lists); the kernels then run natively when the native backend is active.
+On the native backend a batch (``Rouge.compute``, ``add_to``, ``score_examples``, rewards) of lists of
+ints goes straight to ``_native.Scorer.batch_ids``, the compiled twin of :meth:`IdPipeline.process`: the
+ids are read and interned once per call (O(total ids)) and scored on ``num_threads`` threads without the
+GIL, with the text batch's kernels. Other input (arrays, tensors, numpy scalars) is checked and
+converted here first (:func:`validate_id_batch`: O(length) per sequence, ``tolist`` for arrays, one type
+check per id for lists). The pure-Python backend runs :class:`IdPipeline` and the Python kernels.
 """
 
 from __future__ import annotations

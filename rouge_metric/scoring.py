@@ -8,6 +8,7 @@ multi-reference selection -> :class:`Score` per example -> :class:`CorpusAccumul
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import AbstractSet, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import core
@@ -225,8 +226,17 @@ class Rouge:
                                         or num_threads < 1):
             raise ValueError(f"num_threads: expected an integer >= 1 or None (all cores), got {num_threads!r}")
         self.num_threads = num_threads
-        # The whole pipeline in C++ when the backend is native and the configuration allows it.
+        # The whole pipeline in C++ when the backend is native and the configuration allows it: _fast
+        # for text (one pair with the GIL, or a batch), _native_batch for batches of text or token ids.
         self._fast = core.native_scorer(config) if self.backend == "native" else None
+        self._native_batch: Optional[Callable[..., Any]] = None
+        if self._fast is not None:
+            self._native_batch = self._fast.batch
+        elif self.backend == "native" and config.uses_ids:
+            ids = core.native_id_scorer(config)
+            if ids is not None:
+                self._native_batch = partial(ids.batch_ids, ignore_ids=config.ignore_ids,
+                                             sentence_ids=config.sentence_ids)
 
     def __getstate__(self) -> Dict[str, Any]:
         return {"config": self.config, "backend": self.backend, "num_threads": self.num_threads}
@@ -279,6 +289,13 @@ class Rouge:
             out = self._fast.score(prediction, references)
             if out is not None:
                 return out
+        elif self._native_batch is not None:  # token ids: a batch of one
+            try:
+                out = self._native_batch([prediction], [references], 1, False, True)
+            except OverflowError:  # rougeW's weight: the Python path raises it with its own message
+                out = None
+            if out is not None:
+                return out[4][0]
         prediction, refs = self._check_one(prediction, references)
         per_ref, _, _ = self.example_stats(prediction, refs)
         return self._combine(per_ref)
@@ -287,7 +304,7 @@ class Rouge:
     def iter_scores(self, predictions: Sequence[str], references: Sequence[References]
                     ) -> Iterator[Tuple[Dict[str, Score], int, float]]:
         """Validated, lazily scored examples: ``(scores, pred_len, ref_len)`` per example."""
-        if self._fast is not None:
+        if self._native_batch is not None:
             from array import array
 
             for out in self._native_batches(predictions, references, want_values=False, want_dicts=True):
@@ -307,22 +324,24 @@ class Rouge:
     def _native_batches(self, predictions: Any, references: Any, want_values: bool, want_dicts: bool
                         ) -> Iterator[Tuple[Any, ...]]:
         """The native batch scorer over chunks of :data:`NATIVE_CHUNK` examples, on ``num_threads``
-        threads without the GIL. Yields ``(n, values, lens, partials, dicts)`` (see ``_native.Scorer.batch``).
-        Input that is not plain lists of str goes through :func:`validate_batch` first (its errors
+        threads without the GIL. Yields ``(n, values, lens, partials, dicts)`` (see ``_native.Scorer.batch``
+        and ``batch_ids``). Input that is not plain lists of str (of lists of int for token ids) goes
+        through :func:`validate_batch` (:func:`~rouge_metric.ids.validate_id_batch`) first (its errors
         name the index in the whole input).
         """
+        validate = self._check_batch
         if type(predictions) is not list or type(references) is not list or len(predictions) != len(references):
-            predictions, references = validate_batch(predictions, references)
+            predictions, references = validate(predictions, references)
         threads = self.num_threads or core.default_num_threads()
         start, n, validated = 0, len(predictions), False
         while start < n:
             stop = start + NATIVE_CHUNK
-            out = self._fast.batch(predictions[start:stop], references[start:stop], threads, want_values, want_dicts,
-                                   start)
+            out = self._native_batch(predictions[start:stop], references[start:stop], threads, want_values,
+                                     want_dicts, start)
             if out is None:
-                if validated:  # pragma: no cover - validate_batch output is always accepted
+                if validated:  # pragma: no cover - validated input is always accepted
                     raise RuntimeError("native batch scorer rejected validated input")
-                predictions, references = validate_batch(predictions, references)
+                predictions, references = validate(predictions, references)
                 validated = True
                 continue
             yield out
@@ -357,7 +376,7 @@ class Rouge:
     def add_to(self, acc: CorpusAccumulator, *, predictions: Sequence[str], references: Sequence[References],
                per_example: Optional[List[Dict[str, Score]]] = None) -> None:
         """Score a batch into an accumulator (memory stays flat unless values are kept)."""
-        if self._fast is not None:
+        if self._native_batch is not None:
             for out in self._native_batches(predictions, references, want_values=acc.values is not None,
                                             want_dicts=per_example is not None):
                 self._merge_native(acc, out)

@@ -266,6 +266,65 @@ def test_every_type_and_option_on_threads_cold_and_warm(options):
                 assert r.score(prediction=preds[i], references=refs[i]) == exp[i]
 
 
+# ------------------------------------------------------------------------------ token ids
+def id_corpus(n, seed, vocab, max_len=300):
+    """GRPO-like id batches: ragged completions with -100 padding and sentence ends (id 13) over a
+    vocabulary of ``vocab`` ids offset by 2**40 (ids the workspaces only cover after interning), one to
+    three references each."""
+    import numpy as np
+
+    rnd = np.random.default_rng(seed)
+
+    def one():
+        x = rnd.integers(0, vocab, size=int(rnd.integers(0, max_len))) + 2**40
+        x[rnd.random(x.size) < 0.05] = 13
+        return x.tolist() + [-100] * int(rnd.integers(0, 5))
+
+    return [one() for _ in range(n)], [[one() for _ in range(int(rnd.integers(1, 4)))] for _ in range(n)]
+
+
+@pytest.mark.parametrize("mode", ["max", "mean", "pool", "best_recall"])
+def test_id_batches_on_threads_equal_python(mode):
+    preds, refs = id_corpus(600 if FULL else 150, seed=21, vocab=50_000 if FULL else 5_000)
+    cfg = dict(rouge_types=ALL_TYPES, tokenizer="ids", sentence_ids=[13], multi_ref=mode)
+    exp = python_scores(preds, refs, **cfg)
+    for threads in (1, 2, 3, 8):
+        r = Rouge(backend="native", num_threads=threads, **cfg)
+        assert r._native_batch is not None
+        for rep in range(2):  # the second call reuses the pooled thread states
+            assert_same(r.score_examples(predictions=preds, references=refs), exp, f"threads={threads} rep={rep}")
+
+
+def test_one_id_rouge_shared_by_eight_python_threads():
+    n = 800 if FULL else 240
+    preds, refs = id_corpus(n, seed=23, vocab=30_000 if FULL else 3_000, max_len=120)
+    cfg = dict(rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"], tokenizer="ids", sentence_ids=[13])
+    exp = python_scores(preds, refs, **cfg)
+    shared = Rouge(backend="native", num_threads=3, **cfg)
+    shared8 = Rouge(backend="native", num_threads=8, **cfg)
+    barrier = threading.Barrier(8)
+    errors = []
+
+    def work(tid):
+        try:
+            barrier.wait()
+            lo, hi = (tid * n) // 8, ((tid + 1) * n) // 8
+            for rep in range(3 if FULL else 2):
+                got = (shared if tid % 2 else shared8).score_examples(predictions=preds[lo:hi], references=refs[lo:hi])
+                assert_same(got, exp[lo:hi], f"thread {tid} batch")
+                for i in range(lo, min(hi, lo + 10)):
+                    assert shared.score(prediction=preds[i], references=refs[i]) == exp[i]
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append((tid, exc))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
 # ------------------------------------------------------------ bounded-memory paths of the kernels
 @pytest.fixture
 def tiny_limits():
@@ -285,6 +344,21 @@ def test_bounded_memory_paths_give_the_same_scores(tiny_limits, pred, ref, threa
     got = Rouge(types, backend="native", num_threads=threads).score_examples(
         predictions=[pred, ref], references=[[ref], [pred]])
     assert_same(got, exp)
+
+
+@settings(max_examples=20 if FULL else 6, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(n=st.sampled_from([70, 700, 3000]), seed=st.integers(0, 10**6), threads=st.sampled_from([1, 2]))
+def test_bounded_memory_paths_give_the_same_scores_on_ids(tiny_limits, n, seed, threads):
+    import numpy as np
+
+    rnd = np.random.default_rng(seed)
+    a, b = (rnd.integers(0, 40, size=n) + 2**40 for _ in range(2))
+    a[rnd.random(n) < 0.02] = 13
+    preds, refs = [a.tolist(), b.tolist()], [[b.tolist()], [a.tolist()]]
+    cfg = dict(rouge_types=["rougeL", "rougeLsum", "rougeW"], tokenizer="ids", sentence_ids=[13])
+    got = Rouge(backend="native", num_threads=threads, **cfg).score_examples(predictions=preds, references=refs)
+    assert_same(got, python_scores(preds, refs, **cfg))
 
 
 def test_long_unsplit_pair_memory_is_bounded():
@@ -344,6 +418,14 @@ INTERRUPT = """
         R = [" ".join(pool[(7 * i) % 9000: (7 * i) % 9000 + 6000]) for i in range(3000)]
         r = Rouge(["rougeL", "rougeLsum"], backend="native", num_threads=2)
         call = lambda: r.compute(predictions=P, references=R)
+    elif kind == "ids-batch":
+        import random
+        rnd = random.Random(0)
+        pool = [rnd.randrange(50) + 2**40 for _ in range(20000)]
+        P = [pool[i % 9000: i % 9000 + 6000] for i in range(3000)]
+        R = [pool[(7 * i) % 9000: (7 * i) % 9000 + 6000] for i in range(3000)]
+        r = Rouge(["rougeL", "rougeLsum"], backend="native", num_threads=2, tokenizer="ids")
+        call = lambda: r.compute(predictions=P, references=R)
     else:
         a = " ".join(["a", "b", "c", "d"] * 60000)
         b = " ".join(["b", "a", "d", "c"] * 60000)
@@ -360,12 +442,15 @@ INTERRUPT = """
         t = time.time()
         time.sleep(0.2)
         print(f"interrupted {t:.3f} tasks {tasks()} {before}")
-        s = r.score(prediction="the cat sat", references="the cat sat down")
+        if kind == "ids-batch":
+            s = r.score(prediction=[1, 2, 3], references=[1, 2, 3, 4])
+        else:
+            s = r.score(prediction="the cat sat", references="the cat sat down")
         print("after", s[r.rouge_types[0]].fmeasure)
 """
 
 
-@pytest.mark.parametrize("kind", ["batch", "pair", "one-example-batch"])
+@pytest.mark.parametrize("kind", ["batch", "pair", "one-example-batch", "ids-batch"])
 def test_ctrl_c_stops_native_work_within_a_second(kind, tmp_path):
     # The signal comes from another process, as from a terminal (a thread of the child would need
     # the GIL, which the per-pair path holds).

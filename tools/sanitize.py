@@ -42,7 +42,7 @@ KINDS = {
             "PYTHONMALLOC": "malloc",  # every Python allocation visible to ASan
         },
         "tests": ["tests/test_native_stress.py", "tests/test_native.py", "tests/test_backends.py",
-                  "tests/test_aggregate.py"],
+                  "tests/test_aggregate.py", "tests/test_ids_native.py"],
     },
     "thread": {
         "runtime": "libtsan.so",

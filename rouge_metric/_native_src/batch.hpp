@@ -21,6 +21,8 @@
 //   of the misses by the caller in phase 2) and are cleared after phase 3.
 // - A call that ends early (Ctrl-C, an error) discards its thread states instead of pooling them: a
 //   kernel stopped by an exception may not have restored the zeroed arrays of its workspace.
+// The id batch (ids.hpp, score_id_batch) leases the same thread states and runs the same score_docs,
+// but never touches the Vocab: its ids are interned by the calling thread before any worker starts.
 #pragma once
 
 #include <memory>

@@ -10,14 +10,16 @@
 // written in the order of the Python code it mirrors, so the doubles are bit-identical.
 //
 // Ownership here: everything below runs with the GIL held, except inside Scorer::batch, which
-// releases it for its parallel phases (batch.hpp). The str objects whose data the batch reads while
-// the GIL is released are kept alive by copies of the input lists made first.
+// releases it for its parallel phases (batch.hpp), and score_id_batch (ids.hpp). The str objects whose
+// data the batch reads while the GIL is released are kept alive by copies of the input lists made
+// first; the id batch copies every id into its own buffers before it releases the GIL.
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include "batch.hpp"
 #include "common.hpp"
+#include "ids.hpp"
 #include "kernels_lcs.hpp"
 #include "kernels_ngram.hpp"
 #include "kernels_resample.hpp"
@@ -163,7 +165,11 @@ struct PyScorer {
         Scorer::BatchIn in{ptexts.data(), texts.data(), ref_off.data(), (size_t)n, first_index};
         Scorer::BatchOut out;
         core.batch(in, nthreads, out);
+        return pack(out, (size_t)n, want_values, want_dicts);
+    }
 
+    // The Python result of a batch (see batch above).
+    py::object pack(const Scorer::BatchOut& out, size_t n, bool want_values, bool want_dicts) const {
         py::list parts;
         for (auto& c : out.cols) {
             py::list l;
@@ -186,6 +192,23 @@ struct PyScorer {
         if (want_values) vals = py::bytes((const char*)out.values.data(), out.values.size() * sizeof(double));
         py::bytes lb((const char*)out.lens.data(), out.lens.size() * sizeof(double));
         return py::make_tuple(py::int_(n), vals, lb, parts, dicts);
+    }
+
+    // Batch of token ids (RougeConfig(tokenizer="ids")): predictions a list of id sequences (list or
+    // tuple of int), references a list whose items are one id sequence or a list of them;
+    // ignore_ids and sentence_ids tuples of int. The ids are read and interned with the GIL held
+    // (ids.hpp), then scored on num_threads threads without it. Same result as batch, or None when
+    // the input needs the Python validation path (ids.validate_id_batch).
+    py::object batch_ids(py::handle preds, py::handle refs, int nthreads, bool want_values, bool want_dicts,
+                         size_t first_index, py::handle ignore_ids, py::handle sentence_ids) {
+        if (!PyList_Check(preds.ptr()) || !PyList_Check(refs.ptr())) return py::none();
+        Py_ssize_t n = PyList_GET_SIZE(preds.ptr());
+        if (PyList_GET_SIZE(refs.ptr()) != n) return py::none();
+        IdBatch b;
+        if (!read_id_batch(preds.ptr(), refs.ptr(), ignore_ids.ptr(), sentence_ids.ptr(), b)) return py::none();
+        Scorer::BatchOut out;
+        score_id_batch(core, b, first_index, nthreads, out);
+        return pack(out, (size_t)n, want_values, want_dicts);
     }
 };
 
@@ -445,5 +468,11 @@ PYBIND11_MODULE(_native, m) {
              "O(tokenize + kernels) with the GIL held.")
         .def("batch", &PyScorer::batch, py::arg("predictions"), py::arg("references"), py::arg("num_threads") = 1,
              py::arg("want_values") = false, py::arg("want_dicts") = false, py::arg("first_index") = 0,
-             "Score a batch on num_threads threads without the GIL; see bindings.cpp for the result.");
+             "Score a batch on num_threads threads without the GIL; see bindings.cpp for the result.")
+        .def("batch_ids", &PyScorer::batch_ids, py::arg("predictions"), py::arg("references"),
+             py::arg("num_threads") = 1, py::arg("want_values") = false, py::arg("want_dicts") = false,
+             py::arg("first_index") = 0, py::arg("ignore_ids") = py::tuple(), py::arg("sentence_ids") = py::tuple(),
+             "Score a batch of token-id sequences on num_threads threads without the GIL (ids read and "
+             "interned first, O(total ids)); the result of batch, or None when the input needs Python "
+             "validation.");
 }

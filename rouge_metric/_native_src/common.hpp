@@ -12,6 +12,7 @@
 //   scoring.hpp    statistics -> P/R/F, multi-reference modes, exact sums
 //   kernels_resample.hpp  resampled means for the bootstrap and the paired tests (aggregate.py)
 //   batch.hpp      one example with the GIL, or a batch on N threads without it (see its header)
+//   ids.hpp        token ids as input: read and interned once per call, then a batch like batch.hpp's
 //   bindings.cpp   the Python module
 #pragma once
 

@@ -4,7 +4,8 @@
 // worker its own thread state; the per-pair path and the kernel functions lease one from a pool,
 // see bindings.cpp with_workspace). Nothing in it is shared. Its dense arrays are indexed by token id
 // and must cover every id the thread scores: the owner calls ensure() after the vocabulary stops
-// changing and before it scores (batch.hpp), and checked builds verify it for every text (covers()).
+// changing and before it scores (batch.hpp; for token ids, after the call's interning: ids.hpp), and
+// checked builds verify it for every text (covers()).
 #pragma once
 
 #include "common.hpp"

@@ -1,0 +1,302 @@
+// Token ids as input (RougeConfig(tokenizer="ids")): the native twin of rouge_metric/ids.py's
+// IdPipeline.process, and a batch of id examples on N threads without the GIL (score_id_batch).
+//
+// Ownership during an id batch (the rule of docs/native.md, in its simplest form):
+// - Serial, the calling thread with the GIL held (read_id_batch): the Python lists are read once and
+//   every id is interned into dense int32 ids by an IdMap local to the call. The result, an IdBatch
+//   (ids, sentence bounds, offsets, and the number of distinct ids `nid`), is complete before any
+//   worker starts and read-only while they run. No Python object is touched after this step.
+// - Then every thread's workspace is sized to `nid` (the interning is over, so no thread can meet an
+//   id past its arrays), and the threads score without the GIL. The shared Vocab of the text path is
+//   neither read nor locked: ids need no tokenizer and no stem cache.
+// - Shared and written while threads run: the work counter, the Interrupt, and values[i]/lens[i],
+//   written only by the thread that took example i's block. Everything else a thread writes is in
+//   its own ThreadState (leased from the scorer's pool exactly as in Scorer::batch, and discarded
+//   when the call ends early).
+#pragma once
+
+#include "batch.hpp"
+#include "common.hpp"
+#include "hash.hpp"
+#include "interrupt.hpp"
+#include "scoring.hpp"
+#include "workspace.hpp"
+
+namespace rouge {
+namespace {  // internal linkage: one translation unit, and inlining as for static functions
+
+// Interned codes of the ids that are not tokens.
+enum : int32_t { ID_IGNORED = -1, ID_SENTENCE_END = -2 };
+
+// int64 id -> int32 code (a dense token id, or ID_IGNORED / ID_SENTENCE_END), open addressing with
+// linear probing, grown at half load. O(1) expected per lookup; memory O(distinct ids). One call's own.
+struct IdMap {
+    struct Slot {
+        int64_t key;
+        int32_t val;
+        int32_t used;
+    };
+    std::vector<Slot> slots;
+    size_t mask = 0, count = 0;
+
+    IdMap() { slots.assign(1024, Slot{0, 0, 0}), mask = 1023; }
+    // The code of key, inserting `fresh` when it is absent (fresh() is called only then).
+    template <class Fresh>
+    int32_t get(int64_t key, Fresh&& fresh) {
+        for (size_t i = mix64((uint64_t)key) & mask;; i = (i + 1) & mask) {
+            Slot& s = slots[i];
+            if (!s.used) {
+                int32_t v = fresh();
+                s = Slot{key, v, 1};
+                if (++count * 2 > slots.size()) grow();
+                return v;
+            }
+            if (s.key == key) return s.val;
+        }
+    }
+    void grow() {
+        std::vector<Slot> old(slots.size() * 2, Slot{0, 0, 0});
+        old.swap(slots);
+        mask = slots.size() - 1;
+        for (const Slot& s : old)
+            if (s.used)
+                for (size_t i = mix64((uint64_t)s.key) & mask;; i = (i + 1) & mask)
+                    if (!slots[i].used) {
+                        slots[i] = s;
+                        break;
+                    }
+    }
+};
+
+// A batch of id examples after interning: example i is documents ex_off[i] (the prediction) to
+// ex_off[i + 1] - 1 (its references); document d is ids[off[d], off[d + 1]) with the sentence bounds
+// sb[sb_off[d], sb_off[d + 1]) (relative to the document's start), exactly the Doc that
+// IdPipeline.process describes: ignored ids and sentence ends dropped, non-empty sentences only.
+struct IdBatch {
+    std::vector<int32_t> ids;
+    std::vector<uint32_t> sb;
+    std::vector<size_t> off{0}, sb_off{0}, ex_off{0};
+    int32_t nid = 0;  // distinct token ids: every id is < nid
+
+    size_t n() const { return ex_off.size() - 1; }
+    void load(Doc& d, size_t doc) const {
+        d.ids.assign(ids.begin() + (ptrdiff_t)off[doc], ids.begin() + (ptrdiff_t)off[doc + 1]);
+        d.sb.assign(sb.begin() + (ptrdiff_t)sb_off[doc], sb.begin() + (ptrdiff_t)sb_off[doc + 1]);
+    }
+};
+
+// Interning and IdPipeline.process for one call (GIL held). Ids that do not fit int64 (Python ints
+// are unbounded) are interned through a dict of their own; both maps share one code space.
+struct IdReader {
+    IdMap map;
+    py::dict big;
+    IdBatch& out;
+    size_t doc_start = 0, sent_start = 0;
+
+    explicit IdReader(IdBatch& b) : out(b) {}
+
+    int32_t fresh() {
+        if (out.nid == INT32_MAX) throw std::length_error("rouge_metric: more than 2^31 distinct token ids");
+        return out.nid++;
+    }
+    // The code of one Python int (exact int, checked by the caller).
+    int32_t code(PyObject* v) {
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+        if (!overflow) return map.get((int64_t)x, [this] { return fresh(); });
+        PyObject* c = PyDict_GetItemWithError(big.ptr(), v);
+        if (c) return (int32_t)PyLong_AsLong(c);
+        if (PyErr_Occurred()) throw py::error_already_set();
+        int32_t id = fresh();
+        set_big(v, id);
+        return id;
+    }
+    void set_big(PyObject* v, int32_t c) {
+        py::int_ cv((Py_ssize_t)c);
+        if (PyDict_SetItem(big.ptr(), v, cv.ptr()) < 0) throw py::error_already_set();
+    }
+    // ignore_ids and sentence_ids (tuples of ints, validated by RougeConfig) as reserved codes.
+    bool reserve(PyObject* seq, int32_t c) {
+        if (!PyTuple_Check(seq) && !PyList_Check(seq)) return false;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        PyObject** it = PySequence_Fast_ITEMS(seq);
+        for (Py_ssize_t j = 0; j < n; ++j) {
+            if (!PyLong_CheckExact(it[j])) return false;
+            int overflow = 0;
+            long long x = PyLong_AsLongLongAndOverflow(it[j], &overflow);
+            if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+            if (overflow)
+                set_big(it[j], c);
+            else
+                map.get((int64_t)x, [c] { return c; });
+        }
+        return true;
+    }
+
+    static bool is_seq(PyObject* o) { return PyList_Check(o) || PyTuple_Check(o); }
+    // One id sequence (a list or tuple of exact ints) as the next document; false when it is not one.
+    bool doc(PyObject* seq) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        PyObject** it = PySequence_Fast_ITEMS(seq);
+        for (Py_ssize_t j = 0; j < n; ++j)
+            if (!PyLong_CheckExact(it[j])) return false;
+        doc_start = sent_start = out.ids.size();
+        for (Py_ssize_t j = 0; j < n; ++j) {
+            int32_t c = code(it[j]);
+            if (c >= 0) {
+                out.ids.push_back(c);
+            } else if (c == ID_SENTENCE_END) {
+                end_sentence();
+            }
+        }
+        end_sentence();
+        if (out.ids.size() - doc_start >= (size_t)UINT32_MAX)
+            throw std::length_error("rouge_metric: a token-id sequence longer than 2^32 - 1");
+        out.off.push_back(out.ids.size());
+        out.sb_off.push_back(out.sb.size());
+        return true;
+    }
+    void end_sentence() {
+        size_t e = out.ids.size();
+        if (e > sent_start) {
+            out.sb.push_back((uint32_t)(sent_start - doc_start));
+            out.sb.push_back((uint32_t)(e - doc_start));
+        }
+        sent_start = e;
+    }
+    // Example i: a prediction (one sequence) and its references: one sequence (a non-empty sequence
+    // whose first item is an int) or a non-empty list/tuple of sequences, as ids.id_references reads
+    // them. False for anything else (the caller's Python validation then names the problem).
+    bool example(PyObject* pred, PyObject* refs) {
+        if (!is_seq(pred) || !is_seq(refs) || !doc(pred)) return false;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(refs);
+        if (k == 0) return false;
+        PyObject** it = PySequence_Fast_ITEMS(refs);
+        if (PyLong_CheckExact(it[0])) {
+            if (!doc(refs)) return false;
+        } else {
+            for (Py_ssize_t j = 0; j < k; ++j)
+                if (!is_seq(it[j]) || !doc(it[j])) return false;
+        }
+        out.ex_off.push_back(out.off.size() - 1);
+        return true;
+    }
+};
+
+// Read a batch (GIL held): predictions and references are lists of equal length. False when an item
+// needs the Python validation path. O(total ids) expected time.
+inline bool read_id_batch(PyObject* preds, PyObject* refs, PyObject* ignore_ids, PyObject* sentence_ids, IdBatch& b) {
+    IdReader rd(b);
+    if (!rd.reserve(ignore_ids, ID_IGNORED) || !rd.reserve(sentence_ids, ID_SENTENCE_END)) return false;
+    Py_ssize_t n = PyList_GET_SIZE(preds);
+    for (Py_ssize_t i = 0; i < n; ++i)
+        if (!rd.example(PyList_GET_ITEM(preds, i), PyList_GET_ITEM(refs, i))) return false;
+    return true;
+}
+
+// Score an interned id batch on nthreads threads (GIL held on entry and exit, released while threads
+// run): the outputs of Scorer::batch, from the same score_docs, so the same floats as the text path
+// on the same token ids. One parallel phase: nothing is unknown after interning.
+inline void score_id_batch(Scorer& sc, const IdBatch& in, size_t first_index, int nthreads, Scorer::BatchOut& res) {
+    const size_t N = in.n(), T = sc.specs.size();
+    size_t nth = std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1));
+    res.values.assign(N * T * 3, 0.0);
+    res.lens.assign(N * 2, 0.0);
+    Scorer::Lease lease(sc, nth);
+    Interrupt intr;
+    struct {  // the rougeW overflow of the lowest example index, whatever the thread count
+        std::mutex mu;
+        size_t index = SIZE_MAX;
+        std::string what;
+        void note(size_t i, const char* w) {
+            std::lock_guard<std::mutex> g(mu);
+            if (i < index) index = i, what = w;
+        }
+    } bad;
+    for (size_t t = 0; t < nth; ++t) {
+        Scorer::ThreadState& th = *lease.th[t];
+        th.cols.assign(3 * T + 2, Partials());
+        th.poll = Poll(&intr, t == 0, false);  // thread 0 is the caller
+        th.ws.poll = &th.poll;
+        th.ws.limits = LIMITS;
+        th.ws.ensure((size_t)in.nid + 1);  // after the interning, before any thread scores
+    }
+    auto run = [&](Scorer::ThreadState& th, size_t i) {
+        size_t d0 = in.ex_off[i], k = in.ex_off[i + 1] - d0 - 1;
+        if (th.docs.size() < k + 1) th.docs.resize(k + 1);
+        for (size_t j = 0; j <= k; ++j) {
+            in.load(th.docs[j], d0 + j);
+            ROUGE_CHECK(th.ws.covers(th.docs[j]), "token id past the workspace");
+        }
+        th.out.resize(T);
+        try {
+            sc.score_docs(th.ws, th.docs[0], th.docs.data() + 1, k, sc.mode, th.out.data(), th.st);
+        } catch (const WeightOverflow& e) {
+            bad.note(i, e.what());
+        }
+        double* v = res.values.data() + i * T * 3;
+        for (size_t t = 0; t < T; ++t) {
+            v[3 * t] = th.out[t].p;
+            v[3 * t + 1] = th.out[t].r;
+            v[3 * t + 2] = th.out[t].f;
+        }
+        size_t rl = 0;
+        for (size_t j = 1; j <= k; ++j) rl += th.docs[j].ids.size();
+        double* l = res.lens.data() + 2 * i;
+        l[0] = (double)th.docs[0].ids.size();
+        l[1] = (double)rl / (double)k;
+        for (size_t c = 0; c < 3 * T; ++c) th.cols[c].add(v[c]);
+        th.cols[3 * T].add(l[0]);
+        th.cols[3 * T + 1].add(l[1]);
+    };
+    {
+        py::gil_scoped_release nogil;
+        std::atomic<size_t> next{0};
+        const size_t block = std::max<size_t>(1, std::min<size_t>(16, N / (64 * nth)));
+        auto worker = [&](size_t tid) {
+            Scorer::ThreadState& th = *lease.th[tid];
+            try {
+                for (;;) {
+                    size_t b = next.fetch_add(block);
+                    if (b >= N) break;
+                    size_t e = std::min(N, b + block);
+                    for (size_t i = b; i < e; ++i) {
+                        if (th.poll.stopped()) return;
+                        run(th, i);
+                    }
+                }
+            } catch (...) {
+                intr.fail(std::current_exception());
+            }
+        };
+        std::vector<std::thread> threads;
+        for (size_t t = 1; t < nth; ++t) {
+            try {
+                threads.emplace_back(worker, t);
+            } catch (const std::system_error&) {
+                break;  // fewer threads: the others take every block
+            }
+        }
+        worker(0);
+        for (auto& t : threads) t.join();
+    }
+    intr.rethrow_if_stopped();
+    if (bad.index != SIZE_MAX) {
+        lease.keep = true;  // the kernels completed: the workspaces are clean
+        throw std::overflow_error(example_error(first_index + bad.index, bad.what.c_str()));
+    }
+    // Exact column sums, independent of the thread count (as in Scorer::batch).
+    res.cols = lease.th[0]->cols;
+    for (size_t t = 1; t < lease.th.size(); ++t)
+        for (size_t c = 0; c < res.cols.size(); ++c)
+            for (double x : lease.th[t]->cols[c].p) res.cols[c].add(x);
+    for (Scorer::ThreadState* th : lease.th) {
+        th->ws.poll = nullptr;
+        th->ws.trim();
+    }
+    lease.keep = true;
+}
+
+}  // namespace
+}  // namespace rouge
