@@ -21,6 +21,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import config as config_mod
 from .config import RougeConfig
+from .jsonl import parse_jsonl
 
 # ---------------------------------------------------------------------------------- exit codes
 EXIT_OK = 0
@@ -108,20 +109,15 @@ def read_jsonl(path: str, fields: Sequence[Tuple[str, bool]]) -> List[List[Any]]
     """Per requested ``(field, allow_list)``, the column of values of a JSONL file (blank lines skipped)."""
     text = _read_text(path)
     cols: List[List[Any]] = [[] for _ in fields]
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{path}:{lineno}: expected a JSON object per line, got {type(obj).__name__}")
-        for col, (field, allow_list) in zip(cols, fields):
-            if field not in obj:
-                raise InputError(f"{path}:{lineno}: missing field {field!r}; the object has fields "
-                                 f"{sorted(obj)} (choose with --prediction-field / --references-field)")
-            col.append(_check_field(obj[field], f"{path}:{lineno}", field, allow_list))
+    try:
+        for lineno, obj in parse_jsonl(text, path):
+            for col, (field, allow_list) in zip(cols, fields):
+                if field not in obj:
+                    raise InputError(f"{path}:{lineno}: missing field {field!r}; the object has fields "
+                                     f"{sorted(obj)} (choose with --prediction-field / --references-field)")
+                col.append(_check_field(obj[field], f"{path}:{lineno}", field, allow_list))
+    except ValueError as exc:  # a line that is not a JSON object (InputError is not a ValueError)
+        raise InputError(str(exc)) from None
     if not cols or not cols[0]:
         raise InputError(f"{path}: empty input (no JSON lines)", EXIT_EMPTY)
     return cols

@@ -34,6 +34,7 @@ import sys
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig
+from .jsonl import parse_jsonl
 from .result import GenerationResult
 from .scoring import Rouge, normalize_references
 
@@ -63,21 +64,10 @@ def _column_list(values: Any, name: str) -> List[Any]:
 def _read_jsonl_rows(path: str) -> List[Dict[str, Any]]:
     try:
         with open(path, encoding="utf-8") as fh:
-            lines = fh.read().split("\n")
+            text = fh.read()
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
-    rows = []
-    for lineno, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
-        if not isinstance(obj, dict):
-            raise ValueError(f"{path}:{lineno}: expected a JSON object per line, got {type(obj).__name__}")
-        rows.append(obj)
-    return rows
+    return [obj for _, obj in parse_jsonl(text, path)]
 
 
 def _columns_of(data: Any, names: Sequence[str], where: str) -> Tuple[List[List[Any]], str]:
