@@ -57,6 +57,27 @@ def run_python(code: str, timeout: float = 600, **popen) -> subprocess.Completed
                           timeout=timeout, env=env, **popen)
 
 
+def run_in_threads(n_threads: int, work) -> None:
+    """``work(tid)`` on ``n_threads`` Python threads released together by a barrier; fails with every
+    thread's exception (a failure in a thread does not stop the others)."""
+    barrier = threading.Barrier(n_threads)
+    errors = []
+
+    def body(tid):
+        try:
+            barrier.wait()
+            work(tid)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append((tid, exc))
+
+    threads = [threading.Thread(target=body, args=(t,)) for t in range(n_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
 # ------------------------------------------------------------------ the first batch of a process
 # The defect of 938593f: the first multi-threaded batch over words the vocabulary had not seen wrote
 # past a thread's workspace (crashes, or silently wrong scores). The old code failed every one of
@@ -123,31 +144,20 @@ def test_one_rouge_and_one_scorer_shared_by_eight_python_threads():
     shared = Rouge(backend="native", use_stemmer=True, num_threads=3)
     shared8 = Rouge(backend="native", use_stemmer=True, num_threads=8)  # same vocabulary, other scorer
     scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True, backend="native")
-    barrier = threading.Barrier(8)
-    errors = []
 
     def work(tid):
-        try:
-            barrier.wait()
-            lo = (tid * n) // 8
-            hi = ((tid + 1) * n) // 8
-            for rep in range(3 if FULL else 2):
-                got = (shared if tid % 2 else shared8).score_examples(predictions=preds[lo:hi], references=refs[lo:hi])
-                assert_same(got, exp[lo:hi], f"thread {tid} batch")
-                for i in range(lo, min(hi, lo + 20)):
-                    assert shared.score(prediction=preds[i], references=refs[i]) == exp[i]
-                    want = exp_single._combine(exp_single.example_stats(preds[i], refs[i])[0])
-                    got1 = scorer.score_multi(refs[i], preds[i])
-                    assert got1 == {k: want[k] for k in got1}
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append((tid, exc))
+        lo = (tid * n) // 8
+        hi = ((tid + 1) * n) // 8
+        for rep in range(3 if FULL else 2):
+            got = (shared if tid % 2 else shared8).score_examples(predictions=preds[lo:hi], references=refs[lo:hi])
+            assert_same(got, exp[lo:hi], f"thread {tid} batch")
+            for i in range(lo, min(hi, lo + 20)):
+                assert shared.score(prediction=preds[i], references=refs[i]) == exp[i]
+                want = exp_single._combine(exp_single.example_stats(preds[i], refs[i])[0])
+                got1 = scorer.score_multi(refs[i], preds[i])
+                assert got1 == {k: want[k] for k in got1}
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(8, work)
 
 
 def test_resampled_means_from_four_python_threads_without_the_gil():
@@ -157,26 +167,15 @@ def test_resampled_means_from_four_python_threads_without_the_gil():
 
     n = 20_000 if FULL else 4_000
     table = np.random.default_rng(3).random((n, 12))
-    barrier = threading.Barrier(4)
-    errors = []
 
     def work(tid):
-        try:
-            rng = np.random.default_rng(tid)
-            barrier.wait()
-            for _ in range(6 if FULL else 3):
-                idx = rng.integers(0, n, size=(5, n))
-                got = native.resample_means(table, idx)
-                assert np.array_equal(got, np.cumsum(table[idx], axis=1)[:, -1, :] / n), f"thread {tid}"
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append((tid, exc))
+        rng = np.random.default_rng(tid)
+        for _ in range(6 if FULL else 3):
+            idx = rng.integers(0, n, size=(5, n))
+            got = native.resample_means(table, idx)
+            assert np.array_equal(got, np.cumsum(table[idx], axis=1)[:, -1, :] / n), f"thread {tid}"
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(4, work)
 
 
 # ------------------------------------------------------------ chunk and work-block boundaries
@@ -302,27 +301,16 @@ def test_one_id_rouge_shared_by_eight_python_threads():
     exp = python_scores(preds, refs, **cfg)
     shared = Rouge(backend="native", num_threads=3, **cfg)
     shared8 = Rouge(backend="native", num_threads=8, **cfg)
-    barrier = threading.Barrier(8)
-    errors = []
 
     def work(tid):
-        try:
-            barrier.wait()
-            lo, hi = (tid * n) // 8, ((tid + 1) * n) // 8
-            for rep in range(3 if FULL else 2):
-                got = (shared if tid % 2 else shared8).score_examples(predictions=preds[lo:hi], references=refs[lo:hi])
-                assert_same(got, exp[lo:hi], f"thread {tid} batch")
-                for i in range(lo, min(hi, lo + 10)):
-                    assert shared.score(prediction=preds[i], references=refs[i]) == exp[i]
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append((tid, exc))
+        lo, hi = (tid * n) // 8, ((tid + 1) * n) // 8
+        for rep in range(3 if FULL else 2):
+            got = (shared if tid % 2 else shared8).score_examples(predictions=preds[lo:hi], references=refs[lo:hi])
+            assert_same(got, exp[lo:hi], f"thread {tid} batch")
+            for i in range(lo, min(hi, lo + 10)):
+                assert shared.score(prediction=preds[i], references=refs[i]) == exp[i]
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(8, work)
 
 
 # ------------------------------------------------------------ bounded-memory paths of the kernels
