@@ -82,9 +82,16 @@ def evaluate_all(model_dir: str, out_dir: str) -> Dict[str, Any]:
 
 def _worker() -> None:
     model_dir, out_dir = sys.argv[1], sys.argv[2]
+    import torch.distributed as dist
+
     seen = evaluate_all(model_dir, out_dir)
     with open(os.path.join(out_dir, f"rank{seen['rank']}.json"), "w") as fh:
         json.dump(seen, fh)
+    # Without this, gloo's worker threads may still hold a finished all_gather whose tensors they release
+    # while the interpreter is finalizing; that aborts the process ("terminate called without an active
+    # exception", pytorch/pytorch#190489) after every result was written. PyTorch asks every script to call it.
+    if dist.is_initialized():
+        dist.destroy_process_group()
 
 
 if __name__ == "__main__":
