@@ -4,20 +4,43 @@ Numbers are bit-for-bit those of Google's rouge-score 0.1.2 for rouge1..rouge9, 
 and those of ROUGE-1.5.5 for rougeW, rougeS and rougeSU. See README.md.
 """
 
+from typing import Any
+
 from ._version import __version__
 from .aggregate import CorpusAccumulator
-from .batch import RougeMapper, aggregate_dataset
 from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
 from .core import active_backend
-from .generation import ModelGenerator, PipelineGenerator, generate_and_score
 from .multilingual import SNOWBALL_LANGUAGES, unicode_tokenize
 from .result import (AggregateScore, Comparison, ComparisonResult, CorpusResult, GenerationResult, Score,
                      output_key)
-from .rewards import RougeReward, rouge_reward
-from .rouge155 import Rouge155
 from .scoring import Rouge, RougeScorer, compute
 from .sentence_split import split_sentences
-from .significance import compare
+
+# Imported on first use (PEP 562), so that `import rouge_metric` costs only what scoring needs: a
+# command, a notebook or a job that scores once waits for the import as much as for the scores.
+_LAZY = {
+    "RougeMapper": "batch", "aggregate_dataset": "batch",
+    "ModelGenerator": "generation", "PipelineGenerator": "generation", "generate_and_score": "generation",
+    "RougeReward": "rewards", "rouge_reward": "rewards",
+    "Rouge155": "rouge155",
+    "compare": "significance",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rouge_metric' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "__version__",

@@ -8,7 +8,6 @@ still match ``^[a-z0-9]+$``).
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -16,7 +15,6 @@ from .config import SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, RougeConfig
 from .multilingual import normalize_stopwords, unicode_tokenize
 from .sentence_split import split_sentences
 
-logger = logging.getLogger("rouge_metric")
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+")
 _VALID_TOKEN_RE = re.compile(r"^[a-z0-9]+$")
@@ -249,7 +247,9 @@ class TextPipeline:
                 self.tokenize = _stopword_filtered(func, stemmer, config.stopwords)
         else:
             if config.use_stemmer:
-                logger.warning(
+                import logging  # here: the only log call of the scoring path
+
+                logging.getLogger("rouge_metric").warning(
                     "use_stemmer has no effect with a custom tokenizer (as in rouge-score): the %s stemmer is "
                     "not applied, the tokenizer replaces the whole pipeline; stem inside it if needed "
                     "(signature: stem:none)", config.use_stemmer)
