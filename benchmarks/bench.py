@@ -22,7 +22,8 @@ for every entry point: ``rouge_metric.compute``, the ``RougeScorer.score`` loop,
 command runs once per process), rouge-score-rs's ``score`` loop and its ``score_batch``. Each
 measurement is its own process; the entry points alternate within each round (order reversed every
 other round) and the figures are medians over ``--cold-rounds`` rounds. ``cold`` includes the imports
-(what a user waits for), ``first call`` excludes them:
+(what a user waits for; the package's bytecode is compiled first, as an installation does), ``first
+call`` excludes them:
 
     python benchmarks/bench.py --cold --corpus ../shared/corpora/cnndm_simcls_nl.jsonl.gz
 """
@@ -185,6 +186,10 @@ def cold_vs_warm(args: argparse.Namespace, types: Sequence[str], stem: bool) -> 
     env = dict(os.environ, ROUGE_METRIC_MODULE=os.path.join(repo, "rouge_metric"), RAYON_NUM_THREADS=str(args.threads),
                OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1",
                HF_DATASETS_OFFLINE="1")
+    # Bytecode for the package, as `pip install` writes it: an editable checkout run with
+    # PYTHONDONTWRITEBYTECODE would otherwise compile every module in every fresh process, which no
+    # installed user pays (it tripled the import time measured here).
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(repo, "rouge_metric")], check=True)
     with tempfile.TemporaryDirectory() as tmp:
         path = args.corpus
         rows = load_corpus(path, args.max_pairs)
