@@ -201,3 +201,41 @@ def test_misspelt_input_keywords_are_named(module, method, kwargs, match):
 def test_a_single_type_name_works_as_in_compute(module):
     out = module.compute(predictions=PREDS, references=REFS, rouge_types="rougeL")
     assert out == compute(predictions=PREDS, references=REFS, rouge_types="rougeL").to_dict() and list(out) == ["rougeL"]
+
+
+def test_fast_write_stores_what_evaluates_own_add_batch_stores(module, monkeypatch):
+    """add_batch writes validated batches straight to evaluate's Arrow writer (its per-element encoding
+    is an identity on validated str); the stored rows, their order and every result are those of
+    evaluate's own add_batch, which runs when the writer API is not the expected one."""
+    import random
+
+    rnd = random.Random(3)
+    words = ["the", "cat", "sat", "über", "naïve", "日本", "", "a\nb", "mat"]
+
+    def text():
+        return " ".join(rnd.choice(words) for _ in range(rnd.randint(0, 8)))
+
+    batches = [([text() for _ in range(n)], [[text() for _ in range(rnd.randint(1, 3))] if rnd.random() < 0.7
+                                             else text() for _ in range(n)]) for n in (1, 5, 17)]
+
+    def run():
+        module.add(prediction="a single one", reference=["a single", "one"])
+        for preds, refs in batches:
+            module.add_batch(predictions=preds, references=refs)
+        module._finalize()
+        stored = {k: module.data[k][:] for k in ("predictions", "references")}
+        module.writer = None  # (read back; compute below adds again)
+        for preds, refs in batches:
+            module.add_batch(predictions=preds, references=refs)
+        return stored, module.compute(use_aggregator=False, rouge_types=["rouge1", "rougeLsum"],
+                                      return_precision_recall=True)
+
+    fast = run()
+    monkeypatch.setattr(type(module), "_init_writer", None)  # not the API it was written for
+    assert module._write_validated({"predictions": ["a"], "references": [["a"]]}) is False
+    monkeypatch.undo()
+    monkeypatch.setattr(type(module), "_write_validated", lambda self, batch: False)
+    slow = run()
+    assert fast == slow
+    assert fast[0]["references"][0] == ["a single", "one"]
+    assert all(isinstance(r, list) for r in fast[0]["references"])
