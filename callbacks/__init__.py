@@ -10,7 +10,7 @@ using :class:`RougeCallback` needs transformers in the supported range (``pip in
 ".[train]"`` from a clone). See docs/training.md.
 """
 
-from typing import Any
+from rouge_metric._lazy import lazy_attributes
 
 __all__ = ["RougeCallback", "RougeComputeMetrics", "decode_eval_pred", "generate_and_score"]
 
@@ -21,15 +21,4 @@ _HOMES = {
     "generate_and_score": "trainer_callback",
 }
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'rouge_metric.callbacks' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
-
-
-def __dir__() -> list:
-    return sorted(list(globals()) + __all__)
+__getattr__, __dir__ = lazy_attributes(__name__, _HOMES, globals())

@@ -4,8 +4,7 @@ Numbers are bit-for-bit those of Google's rouge-score 0.1.2 for rouge1..rouge9, 
 and those of ROUGE-1.5.5 for rougeW, rougeS and rougeSU. See README.md.
 """
 
-from typing import Any
-
+from ._lazy import lazy_attributes
 from ._version import __version__
 from .aggregate import CorpusAccumulator
 from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
@@ -25,22 +24,7 @@ _LAZY = {
     "Rouge155": "rouge155",
     "compare": "significance",
 }
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'rouge_metric' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list:
-    return sorted(set(globals()) | set(_LAZY))
-
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())
 
 __all__ = [
     "__version__",
