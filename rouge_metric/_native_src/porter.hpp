@@ -76,14 +76,20 @@ inline bool p_ends_cvc(sv w) {
            (n == 2 && !p_is_consonant(w, 0) && p_is_consonant(w, 1));
 }
 
-inline bool p_ends(sv w, sv suf) { return w.size() >= suf.size() && w.substr(w.size() - suf.size()) == suf; }
+// w.endswith(suf). The last bytes are compared first: most rules fail there.
+inline bool p_ends(sv w, sv suf) {
+    size_t n = w.size(), m = suf.size();
+    if (n < m) return false;
+    for (size_t i = 1; i <= m; ++i)
+        if (w[n - i] != suf[m - i]) return false;
+    return true;
+}
 
-inline std::string p_cat(sv a, sv b) {
-    std::string s;
-    s.reserve(a.size() + b.size());
-    s.append(a);
-    s.append(b);
-    return s;
+// The steps rewrite the word in place (nltk returns a new str: the same characters).
+// w = w[:-cut] + rep
+inline void p_replace(std::string& w, size_t cut, sv rep) {
+    w.resize(w.size() - cut);
+    w.append(rep.data(), rep.size());
 }
 
 // The conditions of the rule lists.
@@ -106,66 +112,64 @@ inline bool p_cond(PCond c, sv stem, sv word) {
     return false;
 }
 
-// _apply_rule_list without the "*d" rule (only step 1b has it, written out there).
+// _apply_rule_list without the "*d" rule (only step 1b has it, written out there): the first rule
+// whose suffix matches decides, even when its condition fails.
 template <size_t N>
-inline std::string p_apply(sv w, const PRule (&rules)[N]) {
+inline void p_apply(std::string& w, const PRule (&rules)[N]) {
     for (const PRule& r : rules) {
         if (p_ends(w, r.suf)) {
-            sv stem = w.substr(0, w.size() - r.suf.size());
-            if (p_cond(r.cond, stem, w)) return p_cat(stem, r.rep);
-            return std::string(w);
+            sv word(w);
+            if (p_cond(r.cond, word.substr(0, w.size() - r.suf.size()), word)) p_replace(w, r.suf.size(), r.rep);
+            return;
         }
     }
-    return std::string(w);
 }
 
-inline std::string p_step1a(sv w) {
-    if (p_ends(w, "ies") && w.size() == 4) return p_cat(w.substr(0, 1), "ie");
+inline void p_step1a(std::string& w) {
+    if (p_ends(w, "ies") && w.size() == 4) return p_replace(w, 3, "ie");  // w[:1] + "ie"
     static const PRule rules[] = {{"sses", "ss", P_NONE}, {"ies", "i", P_NONE}, {"ss", "ss", P_NONE}, {"s", "", P_NONE}};
-    return p_apply(w, rules);
+    p_apply(w, rules);
 }
 
-inline std::string p_step1b(sv w) {
-    if (p_ends(w, "ied")) return p_cat(w.substr(0, w.size() - 3), w.size() == 4 ? "ie" : "i");
+inline void p_step1b(std::string& w) {
+    size_t n = w.size();
+    if (p_ends(w, "ied")) return p_replace(w, 3, n == 4 ? "ie" : "i");
     if (p_ends(w, "eed")) {
-        sv stem = w.substr(0, w.size() - 3);
-        if (p_measure(stem) > 0) return p_cat(stem, "ee");
-        return std::string(w);
+        if (p_measure(sv(w).substr(0, n - 3)) > 0) p_replace(w, 3, "ee");
+        return;
     }
-    sv s;
-    bool ok = false;
+    size_t cut = 0;
     for (sv suf : {sv("ed"), sv("ing")}) {
-        if (p_ends(w, suf)) {
-            s = w.substr(0, w.size() - suf.size());
-            if (p_contains_vowel(s)) {
-                ok = true;
-                break;
-            }
+        if (p_ends(w, suf) && p_contains_vowel(sv(w).substr(0, n - suf.size()))) {
+            cut = suf.size();
+            break;
         }
     }
-    if (!ok) return std::string(w);
-    if (p_ends(s, "at")) return p_cat(s.substr(0, s.size() - 2), "ate");
-    if (p_ends(s, "bl")) return p_cat(s.substr(0, s.size() - 2), "ble");
-    if (p_ends(s, "iz")) return p_cat(s.substr(0, s.size() - 2), "ize");
+    if (!cut) return;
+    w.resize(n - cut);  // w is now the stem s (non-empty: it has a vowel)
+    if (p_ends(w, "at")) return p_replace(w, 2, "ate");
+    if (p_ends(w, "bl")) return p_replace(w, 2, "ble");
+    if (p_ends(w, "iz")) return p_replace(w, 2, "ize");
     // ("*d", s[-1], s[-1] not in "lsz"): a double consonant, or (as nltk's endswith("*d")) the literal suffix.
-    char last = s.back();
-    if (p_ends_double_consonant(s) || p_ends(s, "*d")) {
-        if (last != 'l' && last != 's' && last != 'z') return p_cat(s.substr(0, s.size() - 2), sv(&last, 1));
-        return std::string(s);
+    char last = w.back();
+    if (p_ends_double_consonant(w) || p_ends(w, "*d")) {
+        if (last != 'l' && last != 's' && last != 'z') p_replace(w, 2, sv(&last, 1));
+        return;
     }
     // ("", "e", m == 1 and cvc)
-    if (p_measure(s) == 1 && p_ends_cvc(s)) return p_cat(s, "e");
-    return std::string(s);
+    if (p_measure(w) == 1 && p_ends_cvc(w)) w.push_back('e');
 }
 
-inline std::string p_step1c(sv w) {
+inline void p_step1c(std::string& w) {
     static const PRule rules[] = {{"y", "i", P_1C}};
-    return p_apply(w, rules);
+    p_apply(w, rules);
 }
 
-inline std::string p_step2(sv w) {
-    if (p_ends(w, "alli") && p_measure(w.substr(0, w.size() - 4)) > 0)
-        return p_step2(p_cat(w.substr(0, w.size() - 4), "al"));
+inline void p_step2(std::string& w) {
+    if (p_ends(w, "alli") && p_measure(sv(w).substr(0, w.size() - 4)) > 0) {
+        p_replace(w, 4, "al");
+        return p_step2(w);
+    }
     static const PRule rules[] = {
         {"ational", "ate", P_M0}, {"tional", "tion", P_M0}, {"enci", "ence", P_M0},  {"anci", "ance", P_M0},
         {"izer", "ize", P_M0},    {"bli", "ble", P_M0},     {"alli", "al", P_M0},     {"entli", "ent", P_M0},
@@ -174,39 +178,37 @@ inline std::string p_step2(sv w) {
         {"ousness", "ous", P_M0}, {"aliti", "al", P_M0},    {"iviti", "ive", P_M0},   {"biliti", "ble", P_M0},
         {"fulli", "ful", P_M0},   {"logi", "log", P_LOGI},
     };
-    return p_apply(w, rules);
+    p_apply(w, rules);
 }
 
-inline std::string p_step3(sv w) {
+inline void p_step3(std::string& w) {
     static const PRule rules[] = {{"icate", "ic", P_M0}, {"ative", "", P_M0}, {"alize", "al", P_M0},
                                   {"iciti", "ic", P_M0}, {"ical", "ic", P_M0}, {"ful", "", P_M0},
                                   {"ness", "", P_M0}};
-    return p_apply(w, rules);
+    p_apply(w, rules);
 }
 
-inline std::string p_step4(sv w) {
+inline void p_step4(std::string& w) {
     static const PRule rules[] = {
         {"al", "", P_M1},   {"ance", "", P_M1}, {"ence", "", P_M1}, {"er", "", P_M1},    {"ic", "", P_M1},
         {"able", "", P_M1}, {"ible", "", P_M1}, {"ant", "", P_M1},  {"ement", "", P_M1}, {"ment", "", P_M1},
         {"ent", "", P_M1},  {"ion", "", P_ION}, {"ou", "", P_M1},   {"ism", "", P_M1},   {"ate", "", P_M1},
         {"iti", "", P_M1},  {"ous", "", P_M1},  {"ive", "", P_M1},  {"ize", "", P_M1},
     };
-    return p_apply(w, rules);
+    p_apply(w, rules);
 }
 
-inline std::string p_step5a(sv w) {
+inline void p_step5a(std::string& w) {
     if (p_ends(w, "e")) {
-        sv stem = w.substr(0, w.size() - 1);
+        sv stem = sv(w).substr(0, w.size() - 1);
         int m = p_measure(stem);
-        if (m > 1) return std::string(stem);
-        if (m == 1 && !p_ends_cvc(stem)) return std::string(stem);
+        if (m > 1 || (m == 1 && !p_ends_cvc(stem))) w.pop_back();
     }
-    return std::string(w);
 }
 
-inline std::string p_step5b(sv w) {
+inline void p_step5b(std::string& w) {
     static const PRule rules[] = {{"ll", "l", P_LL}};
-    return p_apply(w, rules);
+    p_apply(w, rules);
 }
 
 // stem(word): false (out untouched) when word has a byte >= 0x80.
@@ -235,15 +237,15 @@ inline bool porter_stem(const char* p, size_t n, std::string& out) {
         out = std::move(w);
         return true;
     }
-    std::string s = p_step1a(w);
-    s = p_step1b(s);
-    s = p_step1c(s);
-    s = p_step2(s);
-    s = p_step3(s);
-    s = p_step4(s);
-    s = p_step5a(s);
-    s = p_step5b(s);
-    out = std::move(s);
+    p_step1a(w);
+    p_step1b(w);
+    p_step1c(w);
+    p_step2(w);
+    p_step3(w);
+    p_step4(w);
+    p_step5a(w);
+    p_step5b(w);
+    out = std::move(w);
     return true;
 }
 
