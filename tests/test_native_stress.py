@@ -134,6 +134,41 @@ def test_stemming_cold_warm_and_partly_warm_on_threads(monkeypatch, tokenizer, n
             assert_same(r.score_examples(predictions=preds, references=refs), e, f"threads={threads} {what}")
 
 
+
+# A cold batch scores its examples in phase 1 with provisional ids: a new word takes the id of its stem
+# when the vocabulary has that stem, else an id of its thread's own, shared by the thread's new words
+# with the same stem. Examples with a word that needs the Python stemmer (non-ASCII, whitespace
+# tokenizer) wait for phase 3. Word families make every case meet in one example and across threads.
+FAMILIES = [("running", "runs", "run", "runner"), ("jumped", "jumping", "jumps", "jump"),
+            ("connection", "connected", "connecting", "connects"), ("happily", "happy", "happiness", "happier"),
+            ("generalization", "generalize", "general", "generally"), ("caresses", "caress", "cares", "caring")]
+
+
+@pytest.mark.parametrize("tokenizer", ["default", "whitespace"])
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+def test_new_words_share_ids_with_known_stems_and_with_each_other(tokenizer, threads):
+    import random
+
+    rnd = random.Random(threads)
+    words = [w for fam in FAMILIES for w in fam] + ["café", "naïve", "über"] + [f"w{i}x" for i in range(200)]
+    n = 600 if FULL else 260
+
+    def text():
+        return " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 12)))
+
+    preds = [text() for _ in range(n)]
+    refs = [[text() for _ in range(rnd.randint(1, 2))] for _ in range(n)]
+    for what, warmup in [("empty vocabulary", None), ("a stem of each family known", ["running jumped connection "
+                                                                                       "happily general caress"])]:
+        cold()
+        r = Rouge(ALL_TYPES, backend="native", tokenizer=tokenizer, use_stemmer=True, num_threads=threads)
+        if warmup:
+            r.score_examples(predictions=warmup, references=warmup)
+        got = r.score_examples(predictions=preds, references=refs)
+        assert_same(got, python_scores(preds, refs, rouge_types=ALL_TYPES, tokenizer=tokenizer, use_stemmer=True),
+                    f"{what}, threads={threads}")
+
+
 # ------------------------------------------------------------ one scorer, many Python threads
 def test_one_rouge_and_one_scorer_shared_by_eight_python_threads():
     cold()

@@ -1,13 +1,14 @@
 // Scoring examples: one with the GIL held (Scorer::score_pair), or a batch on N threads without it
 // (Scorer::batch). Python objects are made in bindings.cpp; this file sees texts and numbers.
 //
-// Ownership during a batch (the multi-threaded heap corruption of 938593f broke the last rule):
+// Ownership during a batch (the multi-threaded heap corruption of 938593f broke the sizing rule):
 // - Shared and read-only while worker threads run: the Vocab (see vocab.hpp), this Scorer's specs and
 //   type scorers, the input texts (str objects kept alive by the caller), ref_off.
-// - Shared and written: `next` (the atomic work counter) and the Interrupt; values[i] and lens[i] are
-//   written only by the thread that took example i's block.
+// - Shared and written: `next` (the atomic work counter), the Interrupt and the FirstError (its own
+//   mutex); values[i] and lens[i] are written only by the thread that took example i's block.
 // - One thread's own for the whole call (a ThreadState leased from the scorer's pool): its Workspace,
-//   TokBuf, Docs, Misses, deferred examples, column sums and Poll.
+//   TokBuf, Docs, Misses (with the provisional ids it gave: they never leave the thread; it sizes its
+//   own workspace for them before it scores), deferred examples, column sums and Poll.
 // - Between the parallel phases only the calling thread runs, holding vocab.mu (and the GIL, released
 //   while it interns when no token needs the Python stemmer). It first adds the misses of every thread
 //   (stemmed by their threads in phase 1, see vocab.hpp) into the Vocab and only then sizes every
@@ -15,14 +16,16 @@
 //   arrays. (938593f sized each thread's workspace right after resolving that thread's misses: a
 //   thread resolved early kept arrays too small for the ids that later threads added, and phase 3
 //   wrote past them.)
-// - A deferred example's docs are saved by the thread that tokenized it (its `store`, its unknown
-//   tokens as indices into its `misses`); in phase 3 any thread may finish and score it, reading that
-//   thread's store and misses, which only change before phase 2 ends (phase 1 by their owner, the ids
-//   of the misses by the caller in phase 2) and are cleared after phase 3.
+// - A deferred example's docs (only examples with a word for the Python stemmer) are saved by the
+//   thread that tokenized it (its `store`, its unknown tokens as indices into its `misses`); in phase 3
+//   any thread may finish and score it with the final ids, reading that thread's store and misses,
+//   which only change before phase 2 ends (phase 1 by their owner, the ids of the misses by the
+//   caller in phase 2) and are cleared after phase 3.
 // - A call that ends early (Ctrl-C, an error) discards its thread states instead of pooling them: a
 //   kernel stopped by an exception may not have restored the zeroed arrays of its workspace.
-// The id batch (ids.hpp, score_id_batch) leases the same thread states and runs the same score_docs,
-// but never touches the Vocab: its ids are interned by the calling thread before any worker starts.
+// The id batch (ids.hpp, score_id_batch) runs on the same Scorer::Run (leased states, block loop,
+// first error, exact column sums) and score_example, but never touches the Vocab: its ids are interned
+// by the calling thread before any worker starts.
 #pragma once
 
 #include <memory>
@@ -171,39 +174,148 @@ struct Scorer {
         for (ThreadState* th : lease.th) th->ws.ensure((size_t)vocab->nid + 1);
     }
 
-    // Score a batch on nthreads threads (GIL held on entry and exit; released while threads run).
-    // Phase 1 (threads, no GIL): every example whose tokens are all known is tokenized and scored; the
-    // others are deferred, their docs saved, their unknown tokens recorded (distinct, per thread) and
-    // stemmed (native Porter). Phase 2 (caller; GIL only for the Python stemmer): intern the unknown
-    // tokens. Phase 3 (threads, no GIL): the deferred examples, from their saved docs (a cold batch
-    // tokenizes each text once).
-    void batch(const BatchIn& in, int nthreads, BatchOut& res) {
-        const size_t N = in.n, T = specs.size();
-        size_t nth = std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1));
-        res.values.assign(N * T * 3, 0.0);
-        res.lens.assign(N * 2, 0.0);
-        Lease lease(*this, nth);
+    // ------------------------------------------------------------- the parts both batches share
+    // (the text batch below and the id batch, ids.hpp score_id_batch)
+
+    // The input error (rougeW overflow) of the lowest example index, whatever the thread count.
+    struct FirstError {
+        std::mutex mu;
+        size_t index = SIZE_MAX;
+        std::string what;
+        void note(size_t i, const char* w) {
+            std::lock_guard<std::mutex> g(mu);
+            if (i < index) index = i, what = w;
+        }
+    };
+
+    // The threads of a batch: nth leased states (thread 0 is the caller), one Interrupt, the first
+    // input error, and the outputs sized for N examples.
+    struct Run {
+        Lease lease;
         Interrupt intr;
-        // The input error (rougeW overflow) of the lowest example index, whatever the thread count.
-        struct {
-            std::mutex mu;
-            size_t index = SIZE_MAX;
-            std::string what;
-            void note(size_t i, const char* w) {
-                std::lock_guard<std::mutex> g(mu);
-                if (i < index) index = i, what = w;
+        FirstError bad;
+        size_t nth;
+        Run(Scorer& sc, size_t N, int nthreads, BatchOut& res)
+            : lease(sc, std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1))),
+              nth(lease.th.size()) {
+            const size_t T = sc.specs.size();
+            res.values.assign(N * T * 3, 0.0);
+            res.lens.assign(N * 2, 0.0);
+            for (size_t t = 0; t < nth; ++t) {
+                ThreadState& th = *lease.th[t];
+                th.cols.assign(3 * T + 2, Partials());
+                th.poll = Poll(&intr, t == 0, false);
+                th.ws.poll = &th.poll;
+                th.ws.limits = LIMITS;
             }
-        } bad;
+        }
+
+        // fn(thread state, item) over items [0, total) in blocks taken from a shared counter, on nth
+        // threads without the GIL (the caller holds it on entry; the caller is thread 0). A thread's
+        // exception stops every thread and is rethrown by finish().
+        template <class F>
+        void blocks(size_t total, F&& fn) {
+            py::gil_scoped_release nogil;
+            std::atomic<size_t> next{0};
+            // Blocks of up to 16 examples; smaller for short inputs, so that the threads finish
+            // together (at least 64 blocks per thread).
+            const size_t block = std::max<size_t>(1, std::min<size_t>(16, total / (64 * nth)));
+            auto worker = [&](size_t tid) {
+                ThreadState& th = *lease.th[tid];
+                try {
+                    for (;;) {
+                        size_t b = next.fetch_add(block);
+                        if (b >= total) break;
+                        size_t e = std::min(total, b + block);
+                        for (size_t i = b; i < e; ++i) {
+                            if (th.poll.stopped()) return;
+                            fn(th, i);
+                        }
+                    }
+                } catch (...) {
+                    intr.fail(std::current_exception());
+                }
+            };
+            std::vector<std::thread> threads;
+            for (size_t t = 1; t < nth; ++t) {
+                try {
+                    threads.emplace_back(worker, t);
+                } catch (const std::system_error&) {
+                    break;  // fewer threads: the others take every block
+                }
+            }
+            worker(0);
+            for (auto& t : threads) t.join();
+        }
+
+        // After the last phase (GIL held): rethrow a thread's exception or the first input error, else
+        // the exact column sums into res.cols and the thread states back to the pool.
+        void finish(size_t first_index, BatchOut& res) {
+            intr.rethrow_if_stopped();  // the states are dropped (a kernel may have stopped midway)
+            if (bad.index != SIZE_MAX) {
+                lease.keep = true;  // the kernels completed: the workspaces are clean
+                throw std::overflow_error(example_error(first_index + bad.index, bad.what.c_str()));
+            }
+            // Exact column sums: each thread kept Shewchuk partials of the examples it scored; adding
+            // one thread's partials into another's keeps the sum exact, so the corpus mean (correctly
+            // rounded from the partials by aggregate.ExactSum) does not depend on the thread count.
+            res.cols = lease.th[0]->cols;
+            for (size_t t = 1; t < lease.th.size(); ++t)
+                for (size_t c = 0; c < res.cols.size(); ++c)
+                    for (double x : lease.th[t]->cols[c].p) res.cols[c].add(x);
+            for (ThreadState* th : lease.th) {
+                th->ws.poll = nullptr;
+                th->ws.trim();
+            }
+            lease.keep = true;
+        }
+    };
+
+    // Score example i (k references) from th.docs[0, k + 1) into its slots of res and th's column
+    // sums. Every id of the docs must be covered by th's workspace (checked in checked builds).
+    void score_example(ThreadState& th, size_t i, size_t k, FirstError& bad, BatchOut& res) const {
+        const size_t T = specs.size();
+        for (size_t j = 0; j <= k; ++j) ROUGE_CHECK(th.ws.covers(th.docs[j]), "token id past the workspace");
+        th.out.resize(T);
+        try {
+            score_docs(th.ws, th.docs[0], th.docs.data() + 1, k, mode, th.out.data(), th.st);
+        } catch (const WeightOverflow& e) {
+            bad.note(i, e.what());  // the batch goes on: the error names the first such example
+        }
+        double* v = res.values.data() + i * T * 3;
+        for (size_t t = 0; t < T; ++t) {
+            v[3 * t] = th.out[t].p;
+            v[3 * t + 1] = th.out[t].r;
+            v[3 * t + 2] = th.out[t].f;
+        }
+        size_t rl = 0;
+        for (size_t j = 1; j <= k; ++j) rl += th.docs[j].ids.size();
+        double* l = res.lens.data() + 2 * i;
+        l[0] = (double)th.docs[0].ids.size();
+        l[1] = (double)rl / (double)k;
+        for (size_t c = 0; c < 3 * T; ++c) th.cols[c].add(v[c]);
+        th.cols[3 * T].add(l[0]);
+        th.cols[3 * T + 1].add(l[1]);
+    }
+
+    // ------------------------------------------------------------------------ the text batch
+    // Score a batch on nthreads threads (GIL held on entry and exit; released while threads run).
+    // Phase 1 (threads, no GIL): every example is tokenized and scored; an unknown token is recorded
+    // in the thread's Misses (distinct per thread, stemmed there by the native Porter) with a
+    // provisional id (see vocab.hpp), so a cold batch is scored in this phase too. Only an example
+    // with a token that needs the Python stemmer (a non-ASCII word, or a stemmer that is not the
+    // native Porter) is deferred, its docs saved. Phase 2 (caller; GIL only for the Python stemmer):
+    // every thread's unknown tokens into the Vocab. Phase 3 (threads, no GIL): the deferred examples,
+    // from their saved docs (each text is tokenized once).
+    void batch(const BatchIn& in, int nthreads, BatchOut& res) {
+        const size_t N = in.n;
+        Run run(*this, N, nthreads, res);
+        Lease& lease = run.lease;
         VocabLock lk(*vocab);
-        for (size_t t = 0; t < nth; ++t) {
-            ThreadState& th = *lease.th[t];
-            th.misses.clear();
-            th.deferred.clear();
-            th.store.clear();
-            th.cols.assign(3 * T + 2, Partials());
-            th.poll = Poll(&intr, t == 0, false);  // thread 0 is the caller
-            th.ws.poll = &th.poll;
-            th.ws.limits = LIMITS;
+        for (ThreadState* th : lease.th) {
+            th->misses.start(vocab->nid);
+            th->deferred.clear();
+            th->store.clear();
         }
         prepare_phase(lease);
 
@@ -251,101 +363,53 @@ struct Scorer {
                 p = ids + nt + nc;
             }
         };
-        // Score example i from th.docs (tokenized) into its slots and th's column sums.
-        auto score_example = [&](ThreadState& th, size_t i) {
-            size_t k = in.ref_off[i + 1] - in.ref_off[i];
-            for (size_t j = 0; j <= k; ++j) ROUGE_CHECK(th.ws.covers(th.docs[j]), "token id past the workspace");
-            th.out.resize(T);
-            try {
-                score_docs(th.ws, th.docs[0], th.docs.data() + 1, k, mode, th.out.data(), th.st);
-            } catch (const WeightOverflow& e) {
-                bad.note(i, e.what());  // the batch goes on: the error names the first such example
+        // The pending docs of an example (th.docs[0, k + 1)) finished with provisional ids, unless a
+        // token of theirs waits for the Python stemmer (false: nothing changed).
+        auto finish_provisional = [](ThreadState& th, size_t k) {
+            const RawTok* ms = th.misses.list.data();
+            for (size_t j = 0; j <= k; ++j) {
+                const Doc& d = th.docs[j];
+                if (!d.pending) continue;
+                for (int32_t id : d.ids)
+                    if (id <= -3 && ms[-3 - id].prov == PROV_PY) return false;
             }
-            double* v = res.values.data() + i * T * 3;
-            for (size_t t = 0; t < T; ++t) {
-                v[3 * t] = th.out[t].p;
-                v[3 * t + 1] = th.out[t].r;
-                v[3 * t + 2] = th.out[t].f;
+            for (size_t j = 0; j <= k; ++j) {
+                Doc& d = th.docs[j];
+                if (!d.pending) continue;
+                finish_doc<&RawTok::prov>(d.ids.data(), d.ids.size(), d.ends.data(), d.ends.size(), ms, d);
+                d.pending = false;
             }
-            size_t rl = 0;
-            for (size_t j = 1; j <= k; ++j) rl += th.docs[j].ids.size();
-            double* l = res.lens.data() + 2 * i;
-            l[0] = (double)th.docs[0].ids.size();
-            l[1] = (double)rl / (double)k;
-            for (size_t c = 0; c < 3 * T; ++c) th.cols[c].add(v[c]);
-            th.cols[3 * T].add(l[0]);
-            th.cols[3 * T + 1].add(l[1]);
+            th.ws.ensure(th.misses.bound() + 1);  // this thread's provisional ids (its own workspace)
+            return true;
         };
-        // Phase 1, example i: tokenize (lookups only) and score; an example with unknown tokens is
-        // deferred instead (its tokens recorded in th.misses, its docs in th.store).
-        auto run = [&](ThreadState& th, size_t i) {
+        // Phase 1, example i: tokenize (lookups only) and score; an example with a token that needs
+        // the Python stemmer is deferred instead (its docs in th.store).
+        auto phase1 = [&](ThreadState& th, size_t i) {
             size_t r0 = in.ref_off[i], r1 = in.ref_off[i + 1], k = r1 - r0;
             if (i + 1 < N) {
                 prefetch_text(in.preds[i + 1]);
                 for (size_t j = r1; j < in.ref_off[i + 2]; ++j) prefetch_text(in.refs[j]);
             }
-            if (tokenize_example<false>(*vocab, in.preds[i], in.refs + r0, k, th.docs, th.cur, &th.misses)) {
-                score_example(th, i);
+            if (tokenize_example<false>(*vocab, in.preds[i], in.refs + r0, k, th.docs, th.cur, &th.misses) ||
+                finish_provisional(th, k)) {
+                score_example(th, i, k, run.bad, res);
             } else {
                 th.deferred.emplace_back((uint32_t)i, th.store.size());
                 save_docs(th, k);
             }
         };
-        // fn(thread, item) over items [0, total) in blocks taken from a shared counter, on nth threads
-        // (the caller is thread 0). A thread's exception stops every thread and is rethrown later.
-        auto parallel = [&](auto&& fn, size_t total) {
-            std::atomic<size_t> next{0};
-            // Blocks of up to 16 examples; smaller for short inputs, so that the threads finish
-            // together (at least 64 blocks per thread).
-            const size_t block = std::max<size_t>(1, std::min<size_t>(16, total / (64 * nth)));
-            auto worker = [&](size_t tid) {
-                ThreadState& th = *lease.th[tid];
-                try {
-                    for (;;) {
-                        size_t b = next.fetch_add(block);
-                        if (b >= total) break;
-                        size_t e = std::min(total, b + block);
-                        for (size_t i = b; i < e; ++i) {
-                            if (th.poll.stopped()) return;
-                            fn(th, i);
-                        }
-                    }
-                } catch (...) {
-                    intr.fail(std::current_exception());
-                }
-            };
-            std::vector<std::thread> threads;
-            for (size_t t = 1; t < nth; ++t) {
-                try {
-                    threads.emplace_back(worker, t);
-                } catch (const std::system_error&) {
-                    break;  // fewer threads: the others take every block
-                }
-            }
-            worker(0);
-            for (auto& t : threads) t.join();
-        };
+        run.blocks(N, phase1);
 
-        {
-            py::gil_scoped_release nogil;
-            parallel(run, N);
-        }
-        struct Deferred {
-            uint32_t i, tid;
-            size_t off;
-        };
-        std::vector<Deferred> deferred;
-        if (!intr.stopped())
-            for (uint32_t t = 0; t < (uint32_t)nth; ++t)
-                for (const auto& d : lease.th[t]->deferred) deferred.push_back(Deferred{d.first, t, d.second});
-        if (!deferred.empty()) {
+        size_t nmiss = 0;
+        for (ThreadState* th : lease.th) nmiss += th->misses.list.size();
+        if (nmiss && !run.intr.stopped()) {
             // Phase 2 (vocab.mu): every thread's unknown tokens into the Vocab (each miss receives its
-            // id), then the workspaces. The threads stemmed them natively in phase 1; the GIL is kept
-            // only when some token needs the Python stemmer (a non-ASCII token, or nltk outside the
-            // checked versions).
+            // id). The threads stemmed them natively in phase 1; the GIL is kept only when some token
+            // needs the Python stemmer. For the next calls, and for the deferred examples.
             size_t npy = 0;
             for (ThreadState* th : lease.th) npy += th->misses.npy;
             auto add_all = [&] {
+                vocab->reserve(nmiss);
                 for (ThreadState* th : lease.th)
                     for (RawTok& t : th->misses.list) t.id = vocab->add_miss(t);
             };
@@ -355,38 +419,31 @@ struct Scorer {
                 py::gil_scoped_release nogil;
                 add_all();
             }
-            prepare_phase(lease);
-            // Phase 3 (threads, no GIL): the deferred examples from their saved docs. Every thread reads
-            // the stores and misses of the others, which nobody writes until the call ends.
-            py::gil_scoped_release nogil;
-            parallel(
-                [&](ThreadState& th, size_t q) {
+            struct Deferred {
+                uint32_t i, tid;
+                size_t off;
+            };
+            std::vector<Deferred> deferred;
+            for (uint32_t t = 0; t < (uint32_t)lease.th.size(); ++t)
+                for (const auto& d : lease.th[t]->deferred) deferred.push_back(Deferred{d.first, t, d.second});
+            if (!deferred.empty()) {
+                prepare_phase(lease);
+                // Phase 3 (threads, no GIL): the deferred examples from their saved docs. Every thread
+                // reads the stores and misses of the others, which nobody writes until the call ends.
+                run.blocks(deferred.size(), [&](ThreadState& th, size_t q) {
                     const Deferred& d = deferred[q];
-                    load_docs(th, *lease.th[d.tid], d.off, in.ref_off[d.i + 1] - in.ref_off[d.i]);
-                    score_example(th, d.i);
-                },
-                deferred.size());
+                    size_t k = in.ref_off[d.i + 1] - in.ref_off[d.i];
+                    load_docs(th, *lease.th[d.tid], d.off, k);
+                    score_example(th, d.i, k, run.bad, res);
+                });
+            }
         }
-        intr.rethrow_if_stopped();
-        if (bad.index != SIZE_MAX) {
-            lease.keep = true;  // the kernels completed: the workspaces are clean
-            throw std::overflow_error(example_error(in.first_index + bad.index, bad.what.c_str()));
-        }
-        // Exact column sums: each thread kept Shewchuk partials of the examples it scored; adding one
-        // thread's partials into another's keeps the sum exact, so the corpus mean (correctly rounded
-        // from the partials by aggregate.ExactSum) does not depend on the thread count.
-        res.cols = lease.th[0]->cols;
-        for (size_t t = 1; t < lease.th.size(); ++t)
-            for (size_t c = 0; c < res.cols.size(); ++c)
-                for (double x : lease.th[t]->cols[c].p) res.cols[c].add(x);
         for (ThreadState* th : lease.th) {
             th->misses.clear();  // give the memory of the phases back
             std::vector<std::pair<uint32_t, size_t>>().swap(th->deferred);
             std::vector<int32_t>().swap(th->store);
-            th->ws.poll = nullptr;
-            th->ws.trim();
         }
-        lease.keep = true;
+        run.finish(in.first_index, res);
     }
 };
 

@@ -166,10 +166,17 @@ struct StrMap {
         arena.append(k.p, k.n);
         ++count;
     }
-    void grow() {
+    // Room for n more keys without growing while they are inserted.
+    void reserve(size_t n) {
+        size_t want = slots.size();
+        while ((count + n) * 2 > want) want *= 2;
+        if (want != slots.size()) grow(want);
+    }
+    void grow() { grow(slots.size() * 2); }
+    void grow(size_t size) {
         std::vector<Slot> old;
         old.swap(slots);
-        slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, 0});
+        slots.assign(size, Slot{0, 0, 0, 0, 0, 0});
         size_t mask = slots.size() - 1;
         for (const Slot& s : old) {
             if (s.tag == 0) continue;

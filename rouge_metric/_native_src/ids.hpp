@@ -196,106 +196,19 @@ inline bool read_id_batch(PyObject* preds, PyObject* refs, PyObject* ignore_ids,
 }
 
 // Score an interned id batch on nthreads threads (GIL held on entry and exit, released while threads
-// run): the outputs of Scorer::batch, from the same score_docs, so the same floats as the text path
-// on the same token ids. One parallel phase: nothing is unknown after interning.
+// run): the outputs of Scorer::batch, from the same Scorer::Run and score_example, so the same floats
+// as the text path on the same token ids. One parallel phase: nothing is unknown after interning.
 inline void score_id_batch(Scorer& sc, const IdBatch& in, size_t first_index, int nthreads, Scorer::BatchOut& res) {
-    const size_t N = in.n(), T = sc.specs.size();
-    size_t nth = std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1));
-    res.values.assign(N * T * 3, 0.0);
-    res.lens.assign(N * 2, 0.0);
-    Scorer::Lease lease(sc, nth);
-    Interrupt intr;
-    struct {  // the rougeW overflow of the lowest example index, whatever the thread count
-        std::mutex mu;
-        size_t index = SIZE_MAX;
-        std::string what;
-        void note(size_t i, const char* w) {
-            std::lock_guard<std::mutex> g(mu);
-            if (i < index) index = i, what = w;
-        }
-    } bad;
-    for (size_t t = 0; t < nth; ++t) {
-        Scorer::ThreadState& th = *lease.th[t];
-        th.cols.assign(3 * T + 2, Partials());
-        th.poll = Poll(&intr, t == 0, false);  // thread 0 is the caller
-        th.ws.poll = &th.poll;
-        th.ws.limits = LIMITS;
-        th.ws.ensure((size_t)in.nid + 1);  // after the interning, before any thread scores
-    }
-    auto run = [&](Scorer::ThreadState& th, size_t i) {
+    const size_t N = in.n();
+    Scorer::Run run(sc, N, nthreads, res);
+    for (Scorer::ThreadState* th : run.lease.th) th->ws.ensure((size_t)in.nid + 1);  // after the interning
+    run.blocks(N, [&](Scorer::ThreadState& th, size_t i) {
         size_t d0 = in.ex_off[i], k = in.ex_off[i + 1] - d0 - 1;
         if (th.docs.size() < k + 1) th.docs.resize(k + 1);
-        for (size_t j = 0; j <= k; ++j) {
-            in.load(th.docs[j], d0 + j);
-            ROUGE_CHECK(th.ws.covers(th.docs[j]), "token id past the workspace");
-        }
-        th.out.resize(T);
-        try {
-            sc.score_docs(th.ws, th.docs[0], th.docs.data() + 1, k, sc.mode, th.out.data(), th.st);
-        } catch (const WeightOverflow& e) {
-            bad.note(i, e.what());
-        }
-        double* v = res.values.data() + i * T * 3;
-        for (size_t t = 0; t < T; ++t) {
-            v[3 * t] = th.out[t].p;
-            v[3 * t + 1] = th.out[t].r;
-            v[3 * t + 2] = th.out[t].f;
-        }
-        size_t rl = 0;
-        for (size_t j = 1; j <= k; ++j) rl += th.docs[j].ids.size();
-        double* l = res.lens.data() + 2 * i;
-        l[0] = (double)th.docs[0].ids.size();
-        l[1] = (double)rl / (double)k;
-        for (size_t c = 0; c < 3 * T; ++c) th.cols[c].add(v[c]);
-        th.cols[3 * T].add(l[0]);
-        th.cols[3 * T + 1].add(l[1]);
-    };
-    {
-        py::gil_scoped_release nogil;
-        std::atomic<size_t> next{0};
-        const size_t block = std::max<size_t>(1, std::min<size_t>(16, N / (64 * nth)));
-        auto worker = [&](size_t tid) {
-            Scorer::ThreadState& th = *lease.th[tid];
-            try {
-                for (;;) {
-                    size_t b = next.fetch_add(block);
-                    if (b >= N) break;
-                    size_t e = std::min(N, b + block);
-                    for (size_t i = b; i < e; ++i) {
-                        if (th.poll.stopped()) return;
-                        run(th, i);
-                    }
-                }
-            } catch (...) {
-                intr.fail(std::current_exception());
-            }
-        };
-        std::vector<std::thread> threads;
-        for (size_t t = 1; t < nth; ++t) {
-            try {
-                threads.emplace_back(worker, t);
-            } catch (const std::system_error&) {
-                break;  // fewer threads: the others take every block
-            }
-        }
-        worker(0);
-        for (auto& t : threads) t.join();
-    }
-    intr.rethrow_if_stopped();
-    if (bad.index != SIZE_MAX) {
-        lease.keep = true;  // the kernels completed: the workspaces are clean
-        throw std::overflow_error(example_error(first_index + bad.index, bad.what.c_str()));
-    }
-    // Exact column sums, independent of the thread count (as in Scorer::batch).
-    res.cols = lease.th[0]->cols;
-    for (size_t t = 1; t < lease.th.size(); ++t)
-        for (size_t c = 0; c < res.cols.size(); ++c)
-            for (double x : lease.th[t]->cols[c].p) res.cols[c].add(x);
-    for (Scorer::ThreadState* th : lease.th) {
-        th->ws.poll = nullptr;
-        th->ws.trim();
-    }
-    lease.keep = true;
+        for (size_t j = 0; j <= k; ++j) in.load(th.docs[j], d0 + j);
+        sc.score_example(th, i, k, run.bad, res);
+    });
+    run.finish(first_index, res);
 }
 
 }  // namespace

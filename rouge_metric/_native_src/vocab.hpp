@@ -7,13 +7,18 @@
 // - Its configuration (tokenizer, min_len, has_stem, native_porter, stem) is set at construction and
 //   never changes: final_form() reads only it and may run on any thread at any time.
 // - A batch holds `mu` from start to end. While its threads run (without the GIL) the Vocab is
-//   read-only: they only look tokens up (tokenize_doc<false>) and record the unknown ones in their
-//   own Misses, each with its final form when the native stemmer can make it (final_form: pure, so
-//   the stemming of a cold batch runs on every thread). Between the parallel phases the calling
-//   thread, holding `mu`, interns every thread's misses (taking the GIL only when some token needs
-//   the Python stemmer); only after that are the workspaces sized (batch.hpp, prepare_phase), so
-//   every id a thread can meet in the next phase is < vocab.nid <= its workspace size.
-// - Misses, TokBuf and Doc belong to one thread.
+//   read-only: they only look tokens up (tokenize_doc<false>, and `final_` in Misses::add) and record
+//   the unknown ones in their own Misses, each with its final form when the native stemmer can make
+//   it (final_form: pure, so the stemming of a cold batch runs on every thread) and a *provisional*
+//   id: the id of its final form when the Vocab has it, else an id of the thread's own, counted from
+//   the `nid` the batch started with (Misses::base). An example is scored with provisional ids by
+//   the thread that tokenized it; ROUGE compares the ids of one example with each other only, and
+//   within a thread equal final forms get equal ids and different ones different ids, so its scores
+//   are those of the final ids. Between the parallel phases the calling thread, holding `mu`,
+//   interns every thread's misses (taking the GIL only when some token needs the Python stemmer);
+//   only after that are the workspaces sized for the examples left (batch.hpp, prepare_phase).
+// - Misses, TokBuf and Doc belong to one thread; so do the provisional ids, which never leave it
+//   (a thread sizes its own workspace for them before it scores: Misses::bound).
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -36,8 +41,10 @@ struct RawTok {
     size_t cps = 0;
     int form = 0;     // final_form() of s (FORM_*)
     std::string out;  // its stem when form == FORM_STEM
-    int32_t id = -1;  // its final id, set when it is added to the Vocab (batch phase 2)
+    int32_t prov = -1;  // its provisional id (Misses::add): -1 dropped, PROV_PY unknown until Python stems it
+    int32_t id = -1;    // its final id, set when it is added to the Vocab (batch phase 2)
 };
+enum : int32_t { PROV_PY = -2 };
 
 // What a raw token becomes: itself (not stemmed), `out` (its stem), dropped (its stem is not a
 // valid token), or unknown until the Python stemmer has run.
@@ -52,28 +59,57 @@ inline bool valid_token(const char* p, size_t n) {
     return true;
 }
 
-// The distinct unknown tokens one thread met in a phase: memory O(distinct tokens), whatever the
-// number of their occurrences.
+// The distinct unknown tokens one thread met in a phase, and the provisional ids it gave their final
+// forms: memory O(distinct tokens), whatever the number of their occurrences.
 struct Misses {
-    StrMap seen;
+    StrMap seen;    // raw token -> index in list
+    StrMap fresh;   // final form not in the Vocab -> its provisional id
     std::vector<RawTok> list;
-    // The index of the token in list (added, and its final form computed, when new).
+    int32_t base = 0;    // the Vocab's nid when the phase started: provisional ids are base, base + 1, ...
+    int32_t nfresh = 0;  // provisional ids given
+    size_t npy = 0;      // tokens of list that need the Python stemmer
+
+    void start(int32_t vocab_nid) {
+        clear();
+        base = vocab_nid;
+    }
+    // Every id this thread can meet in the phase is < bound().
+    size_t bound() const { return (size_t)base + (size_t)nfresh; }
+    // The index of the token in list (added, with its final form and provisional id, when new). O(1)
+    // expected, plus the stemmer for a new token.
     template <class V>
     int32_t add(const V& vb, const Key& k, size_t cps) {
         if (const int32_t* v = seen.find(k)) return *v;
         if (list.size() >= (size_t)INT32_MAX - 3) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
         int32_t idx = (int32_t)list.size();
         seen.insert(k, idx);
-        RawTok t{std::string(k.p, k.n), cps, 0, std::string(), -1};
+        RawTok t{std::string(k.p, k.n), cps, 0, std::string(), -1, -1};
         t.form = vb.final_form(k.p, k.n, cps, t.out);
-        npy += t.form == FORM_PY;
+        if (t.form == FORM_PY) {
+            ++npy;
+            t.prov = PROV_PY;
+        } else if (t.form != FORM_DROP) {
+            const std::string& f = t.form == FORM_KEEP ? t.s : t.out;
+            Key fk = make_key(f.data(), f.size());
+            if (const int32_t* v = vb.final_.find(fk)) {
+                t.prov = *v;
+            } else if (const int32_t* w = fresh.find(fk)) {
+                t.prov = *w;
+            } else {
+                if (base + (int64_t)nfresh >= (int64_t)INT32_MAX)
+                    throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
+                t.prov = base + nfresh++;
+                fresh.insert(fk, t.prov);
+            }
+        }
         list.push_back(std::move(t));
         return idx;
     }
-    size_t npy = 0;  // tokens of list that need the Python stemmer
     void clear() {  // and give the memory back
         seen.clear();
+        fresh.clear();
         std::vector<RawTok>().swap(list);
+        nfresh = 0;
         npy = 0;
     }
 };
@@ -140,6 +176,11 @@ struct Vocab {
         raw.insert(make_key(tp, tn), id);
         return id;
     }
+    // Room for n more keys in both maps without growing while they are added.
+    void reserve(size_t n) {
+        raw.reserve(n);
+        final_.reserve(n);
+    }
     // A miss recorded by a batch thread (mu held; the GIL too when t.form == FORM_PY).
     int32_t add_miss(const RawTok& t) {
         const int32_t* v = raw.find(make_key(t.s.data(), t.s.size()));  // another thread's miss too
@@ -158,8 +199,10 @@ struct Vocab {
 
 // The final ids and sentences of a text from its raw ids (one per token, in order) and sentence ends:
 // the tokens whose stem is not a token (-1) are dropped, a token recorded as the miss m of a batch
-// thread (-3 - m) takes the id that phase 2 gave it (misses[m].id), empty sentences are skipped.
-// raw may be doc.ids.data() (compaction in place: the write index never passes the read index). O(tokens).
+// thread (-3 - m) takes misses[m].*ID (RawTok::id, the id that phase 2 gave it, or RawTok::prov, its
+// provisional id, which must not be PROV_PY), empty sentences are skipped. raw may be doc.ids.data()
+// (compaction in place: the write index never passes the read index). O(tokens).
+template <int32_t RawTok::*ID = &RawTok::id>
 inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size_t nends, const RawTok* misses,
                        Doc& doc) {
     doc.sb.clear();
@@ -169,7 +212,7 @@ inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size
     for (size_t s = 0; s < nends; ++s) {
         for (uint32_t e = ends[s]; k < e; ++k) {
             int32_t id = raw[k];
-            if (id <= -3) id = misses[-3 - id].id;
+            if (id <= -3) id = misses[-3 - id].*ID;
             if (id >= 0) ids[w++] = id;
         }
         if (w > start) {
