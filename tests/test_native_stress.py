@@ -496,6 +496,38 @@ def test_ctrl_c_stops_native_work_within_a_second(kind, tmp_path):
     assert "after 0.857" in out  # the scorer works after an interrupted call (F of 3/3 vs 3/4 words)
 
 
+def test_ctrl_c_stops_the_reading_of_a_large_id_batch():
+    # The id batch reads and interns every id with the GIL held before any worker starts: 36 million
+    # ids take half a second or more. A timer signal 50 ms into the call lands in that reading, which
+    # checks for signals every 2^18 ids (before, the signal waited for the whole read).
+    out = run_python("""
+        import random, signal, sys, time
+        from rouge_metric import Rouge
+        rnd = random.Random(0)
+        pool = [rnd.randrange(50) + 2**40 for _ in range(20000)]
+        P = [pool[i % 9000: i % 9000 + 6000] for i in range(3000)]
+        R = [pool[(7 * i) % 9000: (7 * i) % 9000 + 6000] for i in range(3000)]
+        r = Rouge(["rouge1"], backend="native", num_threads=2, tokenizer="ids")
+        def on_alarm(*_):  # Python runs it when the native code checks for signals
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGALRM, on_alarm)
+        start = time.perf_counter()
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        try:
+            r.compute(predictions=P, references=R)
+            print("finished", time.perf_counter() - start)
+        except KeyboardInterrupt:
+            print("interrupted", time.perf_counter() - start - 0.05)  # since the signal arrived
+        print("after", r.score(prediction=[1, 2, 3], references=[1, 2, 3, 4])["rouge1"].fmeasure)
+    """)
+    assert out.returncode == 0, out.stderr[-3000:]
+    words = out.stdout.split()
+    assert words[0] == "interrupted", out.stdout
+    limit = 2.0 if native.CHECKED else 0.2  # sanitizer builds run 5-15x slower
+    assert float(words[1]) < limit, f"KeyboardInterrupt came {float(words[1]):.2f} s after the signal"
+    assert "after 0.857" in out.stdout
+
+
 # ----------------------------------------------------------------------------- entry points
 def test_entry_points_evaluate_datasets_and_trainer_adapter_cold():
     preds, refs = generated_corpus(600 if FULL else 200, seed=17, vocab=4000, max_words=50)

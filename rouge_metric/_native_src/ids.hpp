@@ -3,7 +3,8 @@
 //
 // Ownership during an id batch (the rule of docs/native.md, in its simplest form):
 // - Serial, the calling thread with the GIL held (read_id_batch): the Python lists are read once and
-//   every id is interned into dense int32 ids by an IdMap local to the call. The result, an IdBatch
+//   every id is interned into dense int32 ids by an IdMap local to the call (checking for signals
+//   every 2^18 ids, so Ctrl-C stops a long read too). The result, an IdBatch
 //   (ids, sentence bounds, offsets, and the number of distinct ids `nid`), is complete before any
 //   worker starts and read-only while they run. No Python object is touched after this step.
 // - Then every thread's workspace is sized to `nid` (the interning is over, so no thread can meet an
@@ -92,8 +93,17 @@ struct IdReader {
     py::dict big;
     IdBatch& out;
     size_t doc_start = 0, sent_start = 0;
+    // Ids left before the next check for signals (Ctrl-C): reading tens of millions of ids takes a
+    // second or more, with the GIL held and no worker running.
+    static constexpr size_t POLL_EVERY = (size_t)1 << 18;
+    size_t budget = POLL_EVERY;
 
     explicit IdReader(IdBatch& b) : out(b) {}
+
+    void poll() {
+        budget = POLL_EVERY;
+        if (PyErr_CheckSignals() < 0) throw py::error_already_set();
+    }
 
     int32_t fresh() {
         if (out.nid == INT32_MAX) throw std::length_error("rouge_metric: more than 2^31 distinct token ids");
@@ -143,6 +153,7 @@ struct IdReader {
             if (!PyLong_CheckExact(it[j])) return false;
         doc_start = sent_start = out.ids.size();
         for (Py_ssize_t j = 0; j < n; ++j) {
+            if (--budget == 0) poll();
             int32_t c = code(it[j]);
             if (c >= 0) {
                 out.ids.push_back(c);
