@@ -324,7 +324,7 @@ def main(argv: Sequence[str] = None) -> int:
         rn.compute(predictions=preds, references=refs)
         cold = time.perf_counter() - t0
         print(f"  {'rouge_metric native: compute, cold stem cache':<42} {len(rows) / cold:>12,.0f} pairs/s  "
-              "(first call: every distinct token stemmed by nltk once)")
+              "(first call: every distinct token stemmed and interned once)")
         run("rouge_metric native: RougeScorer.score", len(rows),
             pairwise(RougeScorer(types, use_stemmer=stem, backend="native"), len(rows)))
         run(f"rouge_metric native: score_examples ({args.threads} thr)", len(rows),
