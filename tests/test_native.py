@@ -1,7 +1,6 @@
 """The compiled kernels against textbook oracles and the pure-Python kernels; the tokenizer's
 lowercasing table against Python over every code point; backend selection."""
 
-import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -198,10 +197,13 @@ def test_stem_cache_calls_the_python_stemmer_once_per_token():
     scorer = native.Scorer(vocab, [("rouge1", 0, 1, -1, False, 1.2)], 0, 0, 0.0, Score)
     out = scorer.batch(["Running dropme runner cat"] * 50, ["running runs CAT"] * 50, 2)
     assert sorted(calls) == ["dropme", "runner", "running", "runs"]
-    # "running" and "runner" share the stem "runn"; "dropme" is dropped; "cat" (<= 3 chars) is not stemmed
-    assert vocab.tokenize("running runner dropme cat") == [[0, 0, 1]]
+    # "running" and "runner" share the stem "runn"; "dropme" is dropped; "cat" (<= 3 chars) is not stemmed.
+    # Ids are labels (their order depends on the thread count), so only their equalities are checked.
+    ids = vocab.tokenize("running runner dropme cat")
+    assert len(ids) == 1 and len(ids[0]) == 3 and ids[0][0] == ids[0][1] != ids[0][2]
     assert out[0] == 50
-    assert re.fullmatch(r"\[\[0, 0, 1\]\]", str(vocab.tokenize("RUNNING Runner cat")))
+    assert vocab.tokenize("RUNNING Runner cat") == ids
+    assert sorted(calls) == ["dropme", "runner", "running", "runs"]  # cached: no second call
 
 
 @needs_native

@@ -194,14 +194,12 @@ struct Scorer {
         Lease lease;
         Interrupt intr;
         FirstError bad;
-        size_t nth;
         Run(Scorer& sc, size_t N, int nthreads, BatchOut& res)
-            : lease(sc, std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1))),
-              nth(lease.th.size()) {
+            : lease(sc, std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1))) {
             const size_t T = sc.specs.size();
             res.values.assign(N * T * 3, 0.0);
             res.lens.assign(N * 2, 0.0);
-            for (size_t t = 0; t < nth; ++t) {
+            for (size_t t = 0; t < nth(); ++t) {
                 ThreadState& th = *lease.th[t];
                 th.cols.assign(3 * T + 2, Partials());
                 th.poll = Poll(&intr, t == 0, false);
@@ -219,7 +217,7 @@ struct Scorer {
             std::atomic<size_t> next{0};
             // Blocks of up to 16 examples; smaller for short inputs, so that the threads finish
             // together (at least 64 blocks per thread).
-            const size_t block = std::max<size_t>(1, std::min<size_t>(16, total / (64 * nth)));
+            const size_t block = std::max<size_t>(1, std::min<size_t>(16, total / (64 * nth())));
             auto worker = [&](size_t tid) {
                 ThreadState& th = *lease.th[tid];
                 try {
@@ -237,7 +235,7 @@ struct Scorer {
                 }
             };
             std::vector<std::thread> threads;
-            for (size_t t = 1; t < nth; ++t) {
+            for (size_t t = 1; t < nth(); ++t) {
                 try {
                     threads.emplace_back(worker, t);
                 } catch (const std::system_error&) {
@@ -247,6 +245,8 @@ struct Scorer {
             worker(0);
             for (auto& t : threads) t.join();
         }
+
+        size_t nth() const { return lease.th.size(); }
 
         // After the last phase (GIL held): rethrow a thread's exception or the first input error, else
         // the exact column sums into res.cols and the thread states back to the pool.
@@ -312,8 +312,10 @@ struct Scorer {
         Run run(*this, N, nthreads, res);
         Lease& lease = run.lease;
         VocabLock lk(*vocab);
+        // One thread: it holds mu and nothing else reads the Vocab, so it adds new tokens itself.
+        const bool direct = run.nth() == 1;
         for (ThreadState* th : lease.th) {
-            th->misses.start(vocab->nid);
+            th->misses.start(vocab->nid, direct);
             th->deferred.clear();
             th->store.clear();
         }
@@ -392,6 +394,7 @@ struct Scorer {
             }
             if (tokenize_example<false>(*vocab, in.preds[i], in.refs + r0, k, th.docs, th.cur, &th.misses) ||
                 finish_provisional(th, k)) {
+                if (direct) th.ws.ensure((size_t)vocab->nid + 1);  // the ids it just added
                 score_example(th, i, k, run.bad, res);
             } else {
                 th.deferred.emplace_back((uint32_t)i, th.store.size());
@@ -409,9 +412,11 @@ struct Scorer {
             size_t npy = 0;
             for (ThreadState* th : lease.th) npy += th->misses.npy;
             auto add_all = [&] {
-                vocab->reserve(nmiss);
-                for (ThreadState* th : lease.th)
-                    for (RawTok& t : th->misses.list) t.id = vocab->add_miss(t);
+                size_t first = vocab->adopt(lease.th[0]->misses) ? 1 : 0, rest = 0;
+                for (size_t t = first; t < lease.th.size(); ++t) rest += lease.th[t]->misses.list.size();
+                vocab->reserve(rest);
+                for (size_t t = first; t < lease.th.size(); ++t)
+                    for (RawTok& m : lease.th[t]->misses.list) m.id = vocab->add_miss(m);
             };
             if (npy) {
                 add_all();

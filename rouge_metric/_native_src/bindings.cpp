@@ -12,7 +12,8 @@
 // Ownership here: everything below runs with the GIL held, except inside Scorer::batch, which
 // releases it for its parallel phases (batch.hpp), and score_id_batch (ids.hpp). The str objects whose
 // data the batch reads while the GIL is released are kept alive by copies of the input lists and
-// references to the items of list references, made first; the id batch copies every id into its own buffers before it releases the GIL.
+// references to the items of list references, made first; the id batch copies every id into its own
+// buffers before it releases the GIL.
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -7,6 +7,11 @@
 
 #include "common.hpp"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#include <new>
+
 namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
 
@@ -122,6 +127,49 @@ inline Key make_key_slack(const char* p, size_t n) {  // 16 readable bytes past 
     return k;
 }
 
+// Allocator of the large slot arrays: blocks of at least 2 MiB are mapped on their own, 2 MiB
+// aligned, and marked for transparent huge pages where the kernel offers them (one page fault per
+// 2 MiB instead of 512: a cold vocabulary touches tens of MB of new slots). Smaller blocks, and
+// systems without madvise, use operator new.
+template <class T>
+struct BigAlloc {
+    using value_type = T;
+    static constexpr size_t HUGE = (size_t)2 << 20;
+    BigAlloc() = default;
+    template <class U>
+    BigAlloc(const BigAlloc<U>&) {}
+    static size_t mapped(size_t n) { return (n * sizeof(T) + HUGE - 1) & ~(HUGE - 1); }
+    T* allocate(size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (n * sizeof(T) >= HUGE && n <= SIZE_MAX / sizeof(T) - HUGE) {
+            size_t len = mapped(n);
+            void* p = mmap(nullptr, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) throw std::bad_alloc();
+            uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+            size_t head = a - (uintptr_t)p;
+            if (head) munmap(p, head);
+            if (HUGE - head) munmap((char*)a + len, HUGE - head);
+            madvise((void*)a, len, MADV_HUGEPAGE);  // a hint: without it the block works the same
+            return (T*)a;
+        }
+#endif
+        return (T*)::operator new(n * sizeof(T));
+    }
+    void deallocate(T* p, size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (n * sizeof(T) >= HUGE && n <= SIZE_MAX / sizeof(T) - HUGE) {
+            munmap(p, mapped(n));
+            return;
+        }
+#endif
+        ::operator delete(p);
+    }
+    template <class U>
+    bool operator==(const BigAlloc<U>&) const { return true; }
+    template <class U>
+    bool operator!=(const BigAlloc<U>&) const { return false; }
+};
+
 // String -> int32 map, open addressing with linear probing (load <= 1/2); keys live in one arena.
 // 32-byte slots keep the first 16 key bytes inline, so a lookup of a token of at most 16 bytes
 // (nearly all tokens) touches one slot and compares with one branch. Memory: O(distinct keys).
@@ -133,7 +181,7 @@ struct StrMap {
         uint32_t off;  // key bytes in arena
         int32_t val;
     };
-    std::vector<Slot> slots;
+    std::vector<Slot, BigAlloc<Slot>> slots;
     std::string arena;
     size_t count = 0;
 
@@ -174,7 +222,7 @@ struct StrMap {
     }
     void grow() { grow(slots.size() * 2); }
     void grow(size_t size) {
-        std::vector<Slot> old;
+        std::vector<Slot, BigAlloc<Slot>> old;
         old.swap(slots);
         slots.assign(size, Slot{0, 0, 0, 0, 0, 0});
         size_t mask = slots.size() - 1;
@@ -186,10 +234,15 @@ struct StrMap {
             slots[i] = s;
         }
     }
+    void swap(StrMap& o) {
+        slots.swap(o.slots);
+        arena.swap(o.arena);
+        std::swap(count, o.count);
+    }
     // Empty, and the memory of earlier keys given back.
     void clear() {
         if (!count && slots.size() == 1024) return;
-        std::vector<Slot>(1024, Slot{0, 0, 0, 0, 0, 0}).swap(slots);
+        std::vector<Slot, BigAlloc<Slot>>(1024, Slot{0, 0, 0, 0, 0, 0}).swap(slots);
         std::string().swap(arena);
         count = 0;
     }

@@ -2,8 +2,9 @@
 // the process that uses that configuration (rouge_metric.core.native_vocab).
 //
 // Ownership and the rule that makes the batch safe:
-// - A Vocab (its maps `raw` and `final_`, and `nid`) changes only in resolve()/intern()/add_miss(),
-//   called by one thread that holds `mu` (and the GIL when a token needs the Python stemmer).
+// - A Vocab (its maps `raw` and `final_`, and `nid`) changes only in resolve(), intern(), add_miss(),
+//   adopt() and Misses::add_direct(), called by one thread that holds `mu` (and the GIL when a token
+//   needs the Python stemmer).
 // - Its configuration (tokenizer, min_len, has_stem, native_porter, stem) is set at construction and
 //   never changes: final_form() reads only it and may run on any thread at any time.
 // - A batch holds `mu` from start to end. While its threads run (without the GIL) the Vocab is
@@ -17,6 +18,9 @@
 //   are those of the final ids. Between the parallel phases the calling thread, holding `mu`,
 //   interns every thread's misses (taking the GIL only when some token needs the Python stemmer);
 //   only after that are the workspaces sized for the examples left (batch.hpp, prepare_phase).
+// - Exception, a batch on one thread (Misses::direct): that thread is the calling thread, holds `mu`,
+//   and no other thread runs, so it adds new tokens to the Vocab itself in phase 1 (add_direct) and
+//   sizes its own workspace to the Vocab before each example it scores.
 // - Misses, TokBuf and Doc belong to one thread; so do the provisional ids, which never leave it
 //   (a thread sizes its own workspace for them before it scores: Misses::bound).
 #pragma once
@@ -68,10 +72,16 @@ struct Misses {
     int32_t base = 0;    // the Vocab's nid when the phase started: provisional ids are base, base + 1, ...
     int32_t nfresh = 0;  // provisional ids given
     size_t npy = 0;      // tokens of list that need the Python stemmer
+    // Direct mode (a batch on one thread, which holds the Vocab's mu and is the only thread that
+    // reads or writes it while the phase runs): a new token the native stemmer can finish goes
+    // straight into the Vocab with its final id (add_direct); only tokens for the Python stemmer are
+    // recorded here. No provisional ids, no phase 2 for those tokens.
+    bool direct = false;
 
-    void start(int32_t vocab_nid) {
+    void start(int32_t vocab_nid, bool direct_) {
         clear();
         base = vocab_nid;
+        direct = direct_;
     }
     // Every id this thread can meet in the phase is < bound().
     size_t bound() const { return (size_t)base + (size_t)nfresh; }
@@ -105,6 +115,10 @@ struct Misses {
         list.push_back(std::move(t));
         return idx;
     }
+    // Direct mode: the final id of an unknown token (>= -1), added to the Vocab when new, or -3 - its
+    // index in list when it needs the Python stemmer. Defined after Vocab.
+    template <class V>
+    int32_t add_direct(V& vb, const Key& k, size_t cps);
     void clear() {  // and give the memory back
         seen.clear();
         fresh.clear();
@@ -142,26 +156,26 @@ struct Vocab {
         return FORM_STEM;
     }
 
-    int32_t intern(const char* p, size_t n) {
-        Key k = make_key(p, n);
+    int32_t intern(const Key& k) {
         const int32_t* v = final_.find(k);
         if (v) return *v;
         if (nid == INT32_MAX) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
         final_.insert(k, nid);
         return nid++;
     }
-    // The id of a token whose form is known (mu held; the GIL too when form == FORM_PY). Throws
-    // py::error_already_set on a stemmer error.
-    int32_t add_form(const char* tp, size_t tn, int form, const std::string& out) {
+    int32_t intern(const char* p, size_t n) { return intern(make_key(p, n)); }
+    // The id of a raw token (key k, not in raw) whose form is known, added to the maps (mu held; the
+    // GIL too when form == FORM_PY). Throws py::error_already_set on a stemmer error.
+    int32_t add_form(const Key& k, int form, const std::string& out) {
         int32_t id;
         if (form == FORM_KEEP) {
-            id = intern(tp, tn);
+            id = intern(k);
         } else if (form == FORM_STEM) {
             id = intern(out.data(), out.size());
         } else if (form == FORM_DROP) {
             id = -1;
         } else {
-            PyObject* s = PyUnicode_DecodeUTF8(tp, (Py_ssize_t)tn, "surrogatepass");
+            PyObject* s = PyUnicode_DecodeUTF8(k.p, (Py_ssize_t)k.n, "surrogatepass");
             if (!s) throw py::error_already_set();
             py::object o = stem(py::reinterpret_steal<py::object>(s));
             if (o.is_none()) {
@@ -173,7 +187,7 @@ struct Vocab {
                 id = intern(u, (size_t)n);
             }
         }
-        raw.insert(make_key(tp, tn), id);
+        raw.insert(k, id);
         return id;
     }
     // Room for n more keys in both maps without growing while they are added.
@@ -181,21 +195,64 @@ struct Vocab {
         raw.reserve(n);
         final_.reserve(n);
     }
+    // An empty Vocab takes over the tables of a thread's misses (mu held), when interning them in
+    // order would give each the id it already has: the thread started from this empty Vocab (base 0)
+    // and none of its tokens waits for the Python stemmer (which would intern between them). Then a
+    // new final form received its provisional id base + (number of final forms before it), exactly
+    // what intern() would give, so `fresh` is the final-form map and `seen` the raw map once its
+    // values (indices in list) become those ids. O(slots), no hashing. The first batch of a process
+    // on several threads merges its first thread's misses this way. False: nothing changed.
+    bool adopt(Misses& m) {
+        if (nid != 0 || raw.count || final_.count || m.base != 0 || m.npy || m.direct) return false;
+        for (RawTok& t : m.list) t.id = t.prov;
+        for (StrMap::Slot& s : m.seen.slots)
+            if (s.tag) s.val = m.list[(size_t)s.val].prov;
+        raw.swap(m.seen);
+        final_.swap(m.fresh);
+        nid = m.nfresh;
+#if ROUGE_METRIC_CHECKED
+        for (const RawTok& t : m.list) {  // the ids add_miss would have given
+            const int32_t* v = raw.find(make_key(t.s.data(), t.s.size()));
+            ROUGE_CHECK(v && *v == t.id, "adopt: raw map");
+            if (t.form == FORM_DROP) {
+                ROUGE_CHECK(t.id == -1, "adopt: dropped token");
+                continue;
+            }
+            const std::string& f = t.form == FORM_KEEP ? t.s : t.out;
+            const int32_t* w = final_.find(make_key(f.data(), f.size()));
+            ROUGE_CHECK(w && *w == t.id && t.id < nid, "adopt: final map");
+        }
+        ROUGE_CHECK(raw.count == m.list.size(), "adopt: raw count");
+        ROUGE_CHECK(final_.count == (size_t)nid, "adopt: final count");
+#endif
+        return true;
+    }
     // A miss recorded by a batch thread (mu held; the GIL too when t.form == FORM_PY).
     int32_t add_miss(const RawTok& t) {
-        const int32_t* v = raw.find(make_key(t.s.data(), t.s.size()));  // another thread's miss too
+        Key k = make_key(t.s.data(), t.s.size());
+        const int32_t* v = raw.find(k);  // another thread's miss too
         if (v) return *v;
-        return add_form(t.s.data(), t.s.size(), t.form, t.out);
+        return add_form(k, t.form, t.out);
     }
     // Resolve a raw token (GIL and mu held).
-    int32_t resolve(const char* tp, size_t tn, size_t cps) {
-        const int32_t* v = raw.find(make_key(tp, tn));
+    int32_t resolve(const Key& k, size_t cps) {
+        const int32_t* v = raw.find(k);
         if (v) return *v;
         std::string out;
-        int form = final_form(tp, tn, cps, out);
-        return add_form(tp, tn, form, out);
+        return add_form(k, final_form(k.p, k.n, cps, out), out);
     }
 };
+
+template <class V>
+int32_t Misses::add_direct(V& vb, const Key& k, size_t cps) {
+    if (const int32_t* v = vb.raw.find(k)) return *v;  // met earlier in this phase
+    if (npy)
+        if (const int32_t* v = seen.find(k)) return -3 - *v;  // a token for the Python stemmer, met earlier
+    std::string out;
+    int form = vb.final_form(k.p, k.n, cps, out);
+    if (form != FORM_PY) return vb.add_form(k, form, out);
+    return -3 - add(vb, k, cps);
+}
 
 // The final ids and sentences of a text from its raw ids (one per token, in order) and sentence ends:
 // the tokens whose stem is not a token (-1) are dropped, a token recorded as the miss m of a batch
@@ -242,7 +299,7 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
     int32_t* ids = doc.ids.data();
     int32_t neg = 0;
     if (RESOLVE) {
-        for (size_t k = 0; k < nt; ++k) neg |= ids[k] = vb.resolve(keys[k].p, keys[k].n, cur.cps_of(k));
+        for (size_t k = 0; k < nt; ++k) neg |= ids[k] = vb.resolve(keys[k], cur.cps_of(k));
     } else {
         if (!cur.ascii)
             for (size_t k = 0; k < nt; ++k) vb.raw.prefetch(keys[k]);  // the fast path did it while hashing
@@ -267,11 +324,20 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
         for (size_t k = 0; k < nt && !unknown; ++k) unknown = ids[k] == -2;
         if (unknown) {
             if (!misses) return false;
-            for (size_t k = 0; k < nt; ++k)
-                if (ids[k] == -2) ids[k] = -3 - misses->add(vb, keys[k], cur.cps_of(k));
-            doc.pending = true;
-            doc.ends.assign(cur.ends.begin(), cur.ends.end());
-            return false;
+            bool pending = true;
+            if (misses->direct) {
+                pending = false;
+                for (size_t k = 0; k < nt; ++k)
+                    if (ids[k] == -2) pending |= (ids[k] = misses->add_direct(vb, keys[k], cur.cps_of(k))) <= -3;
+            } else {
+                for (size_t k = 0; k < nt; ++k)
+                    if (ids[k] == -2) ids[k] = -3 - misses->add(vb, keys[k], cur.cps_of(k));
+            }
+            if (pending) {
+                doc.pending = true;
+                doc.ends.assign(cur.ends.begin(), cur.ends.end());
+                return false;
+            }
         }
     }
     // Only dropped tokens (-1): compact in place and cut sentences.
