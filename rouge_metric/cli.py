@@ -12,12 +12,11 @@ folder. The scoring options are derived from :class:`RougeConfig`'s fields and a
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
 import typing
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import config as config_mod
 from .config import RougeConfig
@@ -254,9 +253,16 @@ def _docstring_help() -> Dict[str, str]:
     return {k: v.replace("``", "") for k, v in out.items()}
 
 
-def _config_fields() -> List[Tuple[dataclasses.Field, Any]]:
+class _Field(NamedTuple):
+    name: str
+    default: Any
+
+
+def _config_fields() -> List[Tuple[_Field, Any]]:
+    """Every :class:`RougeConfig` field with its default, and its type hint."""
     hints = typing.get_type_hints(RougeConfig)
-    return [(f, hints.get(f.name)) for f in dataclasses.fields(RougeConfig) if f.init]
+    defaults = RougeConfig._defaults()
+    return [(_Field(name, defaults[name]), hints.get(name)) for name in RougeConfig._fields]
 
 
 def add_config_arguments(p: argparse.ArgumentParser, aggregation: bool = True) -> None:

@@ -6,10 +6,10 @@ Every adapter (evaluate module, Trainer callbacks, datasets mapper, CLI) builds 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
+from ._record import Record
 from ._version import __version__
 
 #: The rouge types of HF's ``rouge`` metric, in its order.
@@ -62,20 +62,24 @@ _NGRAM_RE = re.compile(r"^rouge([1-9][0-9]*)$")
 _SKIP_RE = re.compile(r"^rouge(SU|S)(0|[1-9][0-9]*)?$")
 
 
-@dataclasses.dataclass(frozen=True)
-class TypeSpec:
+class TypeSpec(Record):
     """What one rouge type computes, decoded from its name.
 
     kind is one of ``ngram`` (n), ``lcs`` (rougeL), ``lcsum`` (rougeLsum), ``wlcs`` (rougeW, weight),
     ``skip`` (skip = max skipped words or -1 for unlimited, unigrams for SU).
     """
 
+    _fields = ("name", "kind", "n", "skip", "unigrams", "weight")
     name: str
     kind: str
-    n: int = 0
-    skip: int = -1
-    unigrams: bool = False
-    weight: float = 1.2
+    n: int
+    skip: int
+    unigrams: bool
+    weight: float
+
+    def __init__(self, name: str, kind: str, n: int = 0, skip: int = -1, unigrams: bool = False,
+                 weight: float = 1.2) -> None:
+        self._init(name=name, kind=kind, n=n, skip=skip, unigrams=unigrams, weight=weight)
 
     @property
     def uses_sentences(self) -> bool:
@@ -131,8 +135,7 @@ def _describe_callable(obj: Any) -> str:
 TokenizerSpec = Union[str, Callable[[str], Sequence[str]], Any, None]
 
 
-@dataclasses.dataclass(frozen=True)
-class RougeConfig:
+class RougeConfig(Record):
     """Every setting that changes a number, validated once.
 
     Attributes:
@@ -160,35 +163,51 @@ class RougeConfig:
             sentence. Signature: ``split:ids(13,198)``.
     """
 
-    rouge_types: Tuple[str, ...] = DEFAULT_ROUGE_TYPES
-    use_stemmer: Union[bool, str] = False
-    tokenizer: TokenizerSpec = None
-    sentence_splitter: Any = "newline"
-    multi_ref: str = "max"
-    beta: float = 1.0
-    alpha: Optional[float] = None
-    wlcs_weight: float = 1.2
-    aggregation: str = "mean"
-    n_resamples: int = 1000
-    confidence_level: float = 0.95
-    seed: int = 0
-    stopwords: Any = dataclasses.field(default=None, repr=False)
-    ignore_ids: Any = None
-    sentence_ids: Any = ()
+    _fields = ("rouge_types", "use_stemmer", "tokenizer", "sentence_splitter", "multi_ref", "beta", "alpha",
+               "wlcs_weight", "aggregation", "n_resamples", "confidence_level", "seed", "stopwords", "ignore_ids",
+               "sentence_ids")
+    _no_repr = ("stopwords",)
+    rouge_types: Tuple[str, ...]
+    use_stemmer: Union[bool, str]
+    tokenizer: TokenizerSpec
+    sentence_splitter: Any
+    multi_ref: str
+    beta: float
+    alpha: Optional[float]
+    wlcs_weight: float
+    aggregation: str
+    n_resamples: int
+    confidence_level: float
+    seed: int
+    stopwords: Any
+    ignore_ids: Any
+    sentence_ids: Any
 
-    def __post_init__(self) -> None:
+    def __init__(self, rouge_types: Any = DEFAULT_ROUGE_TYPES, use_stemmer: Union[bool, str] = False,
+                 tokenizer: TokenizerSpec = None, sentence_splitter: Any = "newline", multi_ref: str = "max",
+                 beta: float = 1.0, alpha: Optional[float] = None, wlcs_weight: float = 1.2,
+                 aggregation: str = "mean", n_resamples: int = 1000, confidence_level: float = 0.95,
+                 seed: int = 0, stopwords: Any = None, ignore_ids: Any = None, sentence_ids: Any = ()) -> None:
+        self._init(rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer,
+                   sentence_splitter=sentence_splitter, multi_ref=multi_ref, beta=beta, alpha=alpha,
+                   wlcs_weight=wlcs_weight, aggregation=aggregation, n_resamples=n_resamples,
+                   confidence_level=confidence_level, seed=seed, stopwords=stopwords, ignore_ids=ignore_ids,
+                   sentence_ids=sentence_ids)
+        self._validate()
+
+    def _validate(self) -> None:
         types = as_type_names(self.rouge_types)
         if not types:
             raise ValueError(f"rouge_types: must not be empty; allowed: {ROUGE_TYPE_HELP}")
         if len(set(types)) != len(types):
             dup = sorted({t for t in types if types.count(t) > 1})
             raise ValueError(f"rouge_types: duplicate type(s) {dup}")
-        object.__setattr__(self, "rouge_types", types)
+        self._init(rouge_types=types)
 
         if isinstance(self.wlcs_weight, bool) or not isinstance(self.wlcs_weight, (int, float)) \
                 or not self.wlcs_weight > 0 or self.wlcs_weight != self.wlcs_weight:
             raise ValueError(f"wlcs_weight: expected a number > 0, got {self.wlcs_weight!r}")
-        object.__setattr__(self, "wlcs_weight", float(self.wlcs_weight))
+        self._init(wlcs_weight=float(self.wlcs_weight))
         for t in types:
             parse_rouge_type(t, self.wlcs_weight)
 
@@ -203,7 +222,7 @@ class RougeConfig:
             check_stemmer_name(stem)
         else:
             raise TypeError(f"use_stemmer: expected bool or a stemmer name, got {type(stem).__name__}")
-        object.__setattr__(self, "use_stemmer", stem)
+        self._init(use_stemmer=stem)
 
         tok = self.tokenizer
         if tok is None:
@@ -215,8 +234,8 @@ class RougeConfig:
                 value = getattr(self, arg)
                 if value is not None and not (isinstance(value, (list, tuple)) and not value):
                     raise ValueError(f"{arg}: only used with tokenizer='ids' (token-id input); got tokenizer={tok!r}")
-            object.__setattr__(self, "ignore_ids", None)  # unset (an empty list from the CLI is unset too)
-            object.__setattr__(self, "sentence_ids", ())
+            self._init(ignore_ids=None)  # unset (an empty list from the CLI is unset too)
+            self._init(sentence_ids=())
         if tok == IDS_TOKENIZER:
             pass  # checked above
         elif isinstance(tok, str):
@@ -229,7 +248,7 @@ class RougeConfig:
                 + ", ".join(map(repr, TOKENIZERS))
                 + f"), a callable str -> list[str] or an object with .tokenize; got {type(tok).__name__}"
             )
-        object.__setattr__(self, "tokenizer", tok)
+        self._init(tokenizer=tok)
 
         split = self.sentence_splitter
         if split is None:
@@ -243,7 +262,7 @@ class RougeConfig:
                 f"sentence_splitter: expected a name ({', '.join(map(repr, SENTENCE_SPLITTERS))}) or a "
                 f"callable str -> list[str]; got {type(split).__name__}"
             )
-        object.__setattr__(self, "sentence_splitter", split)
+        self._init(sentence_splitter=split)
 
         _check_choice("multi_ref", self.multi_ref, MULTI_REF_MODES)
         _check_choice("aggregation", self.aggregation, AGGREGATIONS)
@@ -257,8 +276,8 @@ class RougeConfig:
             if isinstance(self.alpha, bool) or not isinstance(self.alpha, (int, float)) \
                     or not 0.0 <= self.alpha <= 1.0:
                 raise ValueError(f"alpha: expected a number in [0, 1], got {self.alpha!r}")
-            object.__setattr__(self, "alpha", float(self.alpha))
-        object.__setattr__(self, "beta", float(self.beta))
+            self._init(alpha=float(self.alpha))
+        self._init(beta=float(self.beta))
         if isinstance(self.n_resamples, bool) or not isinstance(self.n_resamples, int) or self.n_resamples < 1:
             raise ValueError(f"n_resamples: expected an integer >= 1, got {self.n_resamples!r}")
         if isinstance(self.confidence_level, bool) or not isinstance(self.confidence_level, (int, float)) \
@@ -269,7 +288,7 @@ class RougeConfig:
         if self.stopwords is not None:
             from .multilingual import load_stopwords
 
-            object.__setattr__(self, "stopwords", load_stopwords(self.stopwords) or None)
+            self._init(stopwords=load_stopwords(self.stopwords) or None)
 
     def _check_ids_mode(self) -> None:
         """``tokenizer="ids"``: no stemmer, no stopwords, no text splitter; normalize the id sets."""
@@ -300,11 +319,11 @@ class RougeConfig:
                     else:
                         raise TypeError(f"{arg}[{j}]: expected an integer id, got {type(v).__name__} {v!r}")
                 items[j] = int(v)
-            object.__setattr__(self, arg, tuple(sorted(set(items))))
+            self._init(**{arg: tuple(sorted(set(items)))})
         both = set(self.ignore_ids) & set(self.sentence_ids)
         if both:
             raise ValueError(f"ignore_ids and sentence_ids: id(s) {sorted(both)} cannot be both ignored and a sentence end")
-        object.__setattr__(self, "sentence_splitter", "newline")
+        self._init(sentence_splitter="newline")
 
     @property
     def uses_ids(self) -> bool:
@@ -321,7 +340,8 @@ class RougeConfig:
         return any(s.uses_sentences for s in self.type_specs)
 
     def replace(self, **changes: Any) -> "RougeConfig":
-        return dataclasses.replace(self, **changes)
+        """A new config with ``changes`` applied to these settings (validated again)."""
+        return RougeConfig(**{**self._asdict(), **changes})
 
     def tokenizer_name(self) -> str:
         tok = self.tokenizer

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
+
+from ._record import Record
 
 #: The statistics of a score, in output order, and the key suffix of each.
 STATS = ("precision", "recall", "fmeasure")
@@ -39,8 +40,7 @@ class AggregateScore(NamedTuple):
     high: Score
 
 
-@dataclasses.dataclass(frozen=True)
-class CorpusResult:
+class CorpusResult(Record):
     """What corpus scoring returns.
 
     Attributes:
@@ -54,14 +54,21 @@ class CorpusResult:
         confidence_level: the level of ``ci``.
     """
 
+    _fields = ("scores", "n", "pred_len", "ref_len", "signature", "ci", "per_example", "confidence_level")
     scores: Dict[str, Score]
     n: int
     pred_len: float
     ref_len: float
     signature: str
-    ci: Optional[Dict[str, AggregateScore]] = None
-    per_example: Optional[List[Dict[str, Score]]] = None
-    confidence_level: Optional[float] = None
+    ci: Optional[Dict[str, AggregateScore]]
+    per_example: Optional[List[Dict[str, Score]]]
+    confidence_level: Optional[float]
+
+    def __init__(self, scores: Dict[str, Score], n: int, pred_len: float, ref_len: float, signature: str,
+                 ci: Optional[Dict[str, AggregateScore]] = None, per_example: Optional[List[Dict[str, Score]]] = None,
+                 confidence_level: Optional[float] = None) -> None:
+        self._init(scores=scores, n=n, pred_len=pred_len, ref_len=ref_len, signature=signature, ci=ci,
+                   per_example=per_example, confidence_level=confidence_level)
 
     def to_dict(self, stats: Sequence[str] = ("fmeasure",), scale: float = 1.0) -> Dict[str, float]:
         """Flat ``{key: float}`` of the requested statistics (keys from :func:`output_key`)."""
@@ -139,8 +146,7 @@ class Comparison(NamedTuple):
     p_value: float
 
 
-@dataclasses.dataclass(frozen=True)
-class ComparisonResult:
+class ComparisonResult(Record):
     """What :func:`rouge_metric.compare` returns.
 
     Attributes:
@@ -156,6 +162,8 @@ class ComparisonResult:
         baseline_name: how tables name the baseline.
     """
 
+    _fields = ("comparisons", "n", "method", "n_resamples", "confidence_level", "seed", "signature", "exact",
+               "baseline_name")
     comparisons: Dict[str, Dict[str, Dict[str, Comparison]]]
     n: int
     method: str
@@ -163,8 +171,15 @@ class ComparisonResult:
     confidence_level: float
     seed: int
     signature: str
-    exact: bool = False
-    baseline_name: str = "baseline"
+    exact: bool
+    baseline_name: str
+
+    def __init__(self, comparisons: Dict[str, Dict[str, Dict[str, Comparison]]], n: int, method: str,
+                 n_resamples: int, confidence_level: float, seed: int, signature: str, exact: bool = False,
+                 baseline_name: str = "baseline") -> None:
+        self._init(comparisons=comparisons, n=n, method=method, n_resamples=n_resamples,
+                   confidence_level=confidence_level, seed=seed, signature=signature, exact=exact,
+                   baseline_name=baseline_name)
 
     def to_dict(self) -> Dict[str, Dict[str, Dict[str, Dict[str, float]]]]:
         """``{system: {type: {statistic: {"baseline", "system", "delta", "ci_low", "ci_high",
@@ -216,8 +231,7 @@ class ComparisonResult:
         return self.format_table()
 
 
-@dataclasses.dataclass(frozen=True)
-class GenerationResult:
+class GenerationResult(Record):
     """What :func:`rouge_metric.generate_and_score` returns.
 
     Attributes:
@@ -230,13 +244,19 @@ class GenerationResult:
         settings: the generation settings that key the cache.
     """
 
+    _fields = ("result", "predictions", "references", "generated", "cached", "cache", "settings")
     result: CorpusResult
     predictions: List[str]
     references: List[List[str]]
     generated: int
     cached: int
-    cache: Optional[str] = None
-    settings: Dict[str, Any] = dataclasses.field(default_factory=dict)
+    cache: Optional[str]
+    settings: Dict[str, Any]
+
+    def __init__(self, result: CorpusResult, predictions: List[str], references: List[List[str]], generated: int,
+                 cached: int, cache: Optional[str] = None, settings: Optional[Dict[str, Any]] = None) -> None:
+        self._init(result=result, predictions=predictions, references=references, generated=generated,
+                   cached=cached, cache=cache, settings={} if settings is None else settings)
 
     @property
     def scores(self) -> Dict[str, Score]:

@@ -10,6 +10,7 @@ import datasets
 import evaluate
 
 # Every pure-Python module of the package, so that evaluate copies them all (names unused here).
+from ._record import Record
 from ._version import __version__
 from .aggregate import CorpusAccumulator
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig

@@ -117,3 +117,61 @@ def test_rouge_types_that_are_not_names_fail_clearly_everywhere(bad):
 def test_a_single_type_name_is_one_type():
     assert RougeConfig(rouge_types="rougeL").rouge_types == ("rougeL",)
     assert Rouge("rougeLsum").rouge_types == ("rougeLsum",)
+
+
+# The settings and result types are frozen records (rouge_metric/_record.py) rather than dataclasses,
+# whose import costs 11 ms of every fresh process; what the dataclasses gave them still holds.
+def _records():
+    import rouge_metric.config as config_mod
+    from rouge_metric.result import ComparisonResult, CorpusResult, GenerationResult, Score
+
+    res = CorpusResult(scores={"rouge1": Score(0.5, 0.25, 1 / 3)}, n=2, pred_len=3.0, ref_len=4.5, signature="sig")
+    return [
+        RougeConfig(), RougeConfig(rouge_types=["rougeL"], use_stemmer=True, stopwords=["the", "a"]),
+        config_mod.TypeSpec("rougeSU4", "skip", skip=4, unigrams=True), res,
+        ComparisonResult(comparisons={}, n=3, method="paired_bootstrap", n_resamples=10, confidence_level=0.9, seed=1,
+                         signature="sig"),
+        GenerationResult(result=res, predictions=["p"], references=[["r"]], generated=1, cached=0),
+    ]
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_records_are_frozen_ordered_comparable_and_picklable(index):
+    import copy
+    import inspect
+    import pickle
+
+    obj = _records()[index]
+    cls = type(obj)
+    assert list(inspect.signature(cls).parameters) == list(cls._fields)  # every field is a parameter, in order
+    with pytest.raises(AttributeError, match="frozen"):
+        setattr(obj, cls._fields[0], None)
+    with pytest.raises(AttributeError, match="frozen"):
+        delattr(obj, cls._fields[0])
+    with pytest.raises(AttributeError):
+        obj.not_a_field = 1
+    again = cls(**obj._asdict())
+    assert again == obj and again is not obj and not (again != obj)
+    assert pickle.loads(pickle.dumps(obj)) == obj and copy.deepcopy(obj) == obj and copy.copy(obj) == obj
+    assert obj != tuple(obj._asdict().values())  # only equal to its own class
+    assert repr(obj).startswith(cls.__qualname__ + "(")
+    try:
+        h = hash(obj)
+    except TypeError:  # a field holds a dict (the results), as with a frozen dataclass
+        assert any(isinstance(v, dict) for v in obj._asdict().values())
+    else:
+        assert h == hash(again)
+
+
+def test_config_hash_repr_and_replace():
+    a = RougeConfig(use_stemmer=True, stopwords=["the", "a"])
+    b = RougeConfig(use_stemmer="porter", stopwords=("a", "the"))
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1  # normalised settings compare equal
+    assert "stopwords" not in repr(a) and "use_stemmer='porter'" in repr(a)
+    c = a.replace(rouge_types=["rougeL"])
+    assert c.rouge_types == ("rougeL",) and c.stopwords == a.stopwords and a.rouge_types != c.rouge_types
+    with pytest.raises(ValueError, match="multi_ref: invalid value"):
+        a.replace(multi_ref="best")  # validated again
+    with pytest.raises(TypeError, match="no_such_option"):
+        a.replace(no_such_option=1)
+    assert RougeConfig._defaults()["multi_ref"] == "max" and set(RougeConfig._defaults()) == set(RougeConfig._fields)
