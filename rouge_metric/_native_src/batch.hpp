@@ -356,7 +356,7 @@ struct Scorer {
                 const int32_t* ids = p + 3;
                 const uint32_t* cuts = (const uint32_t*)(ids + nt);
                 if (pending) {
-                    finish_doc(ids, nt, cuts, nc, src.misses.list.data(), d);
+                    finish_doc(ids, nt, cuts, nc, src.misses.id.data(), d);
                 } else {
                     d.ids.assign(ids, ids + nt);
                     d.sb.assign(cuts, cuts + nc);
@@ -368,17 +368,17 @@ struct Scorer {
         // The pending docs of an example (th.docs[0, k + 1)) finished with provisional ids, unless a
         // token of theirs waits for the Python stemmer (false: nothing changed).
         auto finish_provisional = [](ThreadState& th, size_t k) {
-            const RawTok* ms = th.misses.list.data();
+            const int32_t* prov = th.misses.prov.data();
             for (size_t j = 0; j <= k; ++j) {
                 const Doc& d = th.docs[j];
                 if (!d.pending) continue;
                 for (int32_t id : d.ids)
-                    if (id <= -3 && ms[-3 - id].prov == PROV_PY) return false;
+                    if (id <= -3 && prov[-3 - id] == PROV_PY) return false;
             }
             for (size_t j = 0; j <= k; ++j) {
                 Doc& d = th.docs[j];
                 if (!d.pending) continue;
-                finish_doc<&RawTok::prov>(d.ids.data(), d.ids.size(), d.ends.data(), d.ends.size(), ms, d);
+                finish_doc(d.ids.data(), d.ids.size(), d.ends.data(), d.ends.size(), prov, d);
                 d.pending = false;
             }
             th.ws.ensure(th.misses.bound() + 1);  // this thread's provisional ids (its own workspace)
@@ -416,7 +416,8 @@ struct Scorer {
                 for (size_t t = first; t < lease.th.size(); ++t) rest += lease.th[t]->misses.list.size();
                 vocab->reserve(rest);
                 for (size_t t = first; t < lease.th.size(); ++t)
-                    for (RawTok& m : lease.th[t]->misses.list) m.id = vocab->add_miss(m);
+                    for (size_t i = 0; i < lease.th[t]->misses.list.size(); ++i)
+                        lease.th[t]->misses.id[i] = vocab->add_miss(lease.th[t]->misses.list[i]);
             };
             if (npy) {
                 add_all();

@@ -45,8 +45,6 @@ struct RawTok {
     size_t cps = 0;
     int form = 0;     // final_form() of s (FORM_*)
     std::string out;  // its stem when form == FORM_STEM
-    int32_t prov = -1;  // its provisional id (Misses::add): -1 dropped, PROV_PY unknown until Python stems it
-    int32_t id = -1;    // its final id, set when it is added to the Vocab (batch phase 2)
 };
 enum : int32_t { PROV_PY = -2 };
 
@@ -69,6 +67,10 @@ struct Misses {
     StrMap seen;    // raw token -> index in list
     StrMap fresh;   // final form not in the Vocab -> its provisional id
     std::vector<RawTok> list;
+    // By index in list, apart from the tokens' bytes (a text reads them for each of its unknown
+    // tokens: 4 bytes apart, they stay in cache): the provisional id (-1 dropped, PROV_PY unknown
+    // until Python stems it), and the final id that phase 2 gives (-1 until then, or dropped).
+    std::vector<int32_t> prov, id;
     int32_t base = 0;    // the Vocab's nid when the phase started: provisional ids are base, base + 1, ...
     int32_t nfresh = 0;  // provisional ids given
     size_t npy = 0;      // tokens of list that need the Python stemmer
@@ -93,26 +95,29 @@ struct Misses {
         if (list.size() >= (size_t)INT32_MAX - 3) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
         int32_t idx = (int32_t)list.size();
         seen.insert(k, idx);
-        RawTok t{std::string(k.p, k.n), cps, 0, std::string(), -1, -1};
+        RawTok t{std::string(k.p, k.n), cps, 0, std::string()};
         t.form = vb.final_form(k.p, k.n, cps, t.out);
+        int32_t pv = -1;
         if (t.form == FORM_PY) {
             ++npy;
-            t.prov = PROV_PY;
+            pv = PROV_PY;
         } else if (t.form != FORM_DROP) {
             const std::string& f = t.form == FORM_KEEP ? t.s : t.out;
             Key fk = make_key(f.data(), f.size());
             if (const int32_t* v = vb.final_.find(fk)) {
-                t.prov = *v;
+                pv = *v;
             } else if (const int32_t* w = fresh.find(fk)) {
-                t.prov = *w;
+                pv = *w;
             } else {
                 if (base + (int64_t)nfresh >= (int64_t)INT32_MAX)
                     throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
-                t.prov = base + nfresh++;
-                fresh.insert(fk, t.prov);
+                pv = base + nfresh++;
+                fresh.insert(fk, pv);
             }
         }
         list.push_back(std::move(t));
+        prov.push_back(pv);
+        id.push_back(-1);
         return idx;
     }
     // Direct mode: the final id of an unknown token (>= -1), added to the Vocab when new, or -3 - its
@@ -123,6 +128,8 @@ struct Misses {
         seen.clear();
         fresh.clear();
         std::vector<RawTok>().swap(list);
+        std::vector<int32_t>().swap(prov);
+        std::vector<int32_t>().swap(id);
         nfresh = 0;
         npy = 0;
     }
@@ -204,23 +211,24 @@ struct Vocab {
     // on several threads merges its first thread's misses this way. False: nothing changed.
     bool adopt(Misses& m) {
         if (nid != 0 || raw.count || final_.count || m.base != 0 || m.npy || m.direct) return false;
-        for (RawTok& t : m.list) t.id = t.prov;
+        m.id = m.prov;
         for (StrMap::Slot& s : m.seen.slots)
-            if (s.tag) s.val = m.list[(size_t)s.val].prov;
+            if (s.tag) s.val = m.prov[(size_t)s.val];
         raw.swap(m.seen);
         final_.swap(m.fresh);
         nid = m.nfresh;
 #if ROUGE_METRIC_CHECKED
-        for (const RawTok& t : m.list) {  // the ids add_miss would have given
+        for (size_t i = 0; i < m.list.size(); ++i) {  // the ids add_miss would have given
+            const RawTok& t = m.list[i];
             const int32_t* v = raw.find(make_key(t.s.data(), t.s.size()));
-            ROUGE_CHECK(v && *v == t.id, "adopt: raw map");
+            ROUGE_CHECK(v && *v == m.id[i], "adopt: raw map");
             if (t.form == FORM_DROP) {
-                ROUGE_CHECK(t.id == -1, "adopt: dropped token");
+                ROUGE_CHECK(m.id[i] == -1, "adopt: dropped token");
                 continue;
             }
             const std::string& f = t.form == FORM_KEEP ? t.s : t.out;
             const int32_t* w = final_.find(make_key(f.data(), f.size()));
-            ROUGE_CHECK(w && *w == t.id && t.id < nid, "adopt: final map");
+            ROUGE_CHECK(w && *w == m.id[i] && m.id[i] < nid, "adopt: final map");
         }
         ROUGE_CHECK(raw.count == m.list.size(), "adopt: raw count");
         ROUGE_CHECK(final_.count == (size_t)nid, "adopt: final count");
@@ -256,11 +264,10 @@ int32_t Misses::add_direct(V& vb, const Key& k, size_t cps) {
 
 // The final ids and sentences of a text from its raw ids (one per token, in order) and sentence ends:
 // the tokens whose stem is not a token (-1) are dropped, a token recorded as the miss m of a batch
-// thread (-3 - m) takes misses[m].*ID (RawTok::id, the id that phase 2 gave it, or RawTok::prov, its
+// thread (-3 - m) takes miss_ids[m] (Misses::id, the id that phase 2 gave it, or Misses::prov, its
 // provisional id, which must not be PROV_PY), empty sentences are skipped. raw may be doc.ids.data()
 // (compaction in place: the write index never passes the read index). O(tokens).
-template <int32_t RawTok::*ID = &RawTok::id>
-inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size_t nends, const RawTok* misses,
+inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size_t nends, const int32_t* miss_ids,
                        Doc& doc) {
     doc.sb.clear();
     doc.ids.resize(nt);  // no reallocation when raw is doc.ids.data() (its size is nt)
@@ -269,7 +276,7 @@ inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size
     for (size_t s = 0; s < nends; ++s) {
         for (uint32_t e = ends[s]; k < e; ++k) {
             int32_t id = raw[k];
-            if (id <= -3) id = misses[-3 - id].*ID;
+            if (id <= -3) id = miss_ids[-3 - id];
             if (id >= 0) ids[w++] = id;
         }
         if (w > start) {
@@ -330,6 +337,11 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
                 for (size_t k = 0; k < nt; ++k)
                     if (ids[k] == -2) pending |= (ids[k] = misses->add_direct(vb, keys[k], cur.cps_of(k))) <= -3;
             } else {
+                // The thread's map of unknown tokens is as large as the vocabulary on a cold call (every
+                // token of the text is unknown then): its slots are prefetched first, as the
+                // vocabulary's were, so the cache misses overlap.
+                for (size_t k = 0; k < nt; ++k)
+                    if (ids[k] == -2) misses->seen.prefetch(keys[k]);
                 for (size_t k = 0; k < nt; ++k)
                     if (ids[k] == -2) ids[k] = -3 - misses->add(vb, keys[k], cur.cps_of(k));
             }
