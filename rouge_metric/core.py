@@ -142,7 +142,8 @@ def native_vocab(tokenizer: str, stemmer: Any) -> Any:
 
     New tokens enter it without Python when it can: with ``use_stemmer="porter"`` and an nltk in
     :data:`NATIVE_PORTER_NLTK`, the C++ twin of nltk's Porter stems every ASCII token (on the batch's
-    threads); any other token, and every token of the other stemmers, goes through the Python stemmer
+    threads), with ``use_stemmer="perl_porter"`` the C++ twin of :func:`rouge_metric.perl_porter.stem`
+    every ``[a-z0-9]`` token; any other token, and every token of the other stemmers, goes through the Python stemmer
     (:meth:`rouge_metric.text.CachedStemmer.stem_token`). Either way the stems are exactly those of the
     Python pipeline. It grows with the vocabulary seen.
     """
@@ -151,14 +152,15 @@ def native_vocab(tokenizer: str, stemmer: Any) -> Any:
     if vocab is None:
         mod = _load_native()
         assert mod is not None
-        stem_fn, min_len, native_porter = None, 3, False
+        stem_fn, min_len, native_porter, native_perl = None, 3, False, False
         if stemmer:
             from .text import get_stemmer
 
             st = get_stemmer(stemmer)
             stem_fn, min_len = st.stem_token, getattr(st, "min_len", 3)
             native_porter = stemmer == "porter" and native_porter_checked()
-        vocab = _VOCABS[key] = mod.Vocab(NATIVE_TOKENIZERS[tokenizer], stem_fn, min_len, native_porter)
+            native_perl = stemmer == "perl_porter"  # our own rouge_metric.perl_porter: no version to check
+        vocab = _VOCABS[key] = mod.Vocab(NATIVE_TOKENIZERS[tokenizer], stem_fn, min_len, native_porter, native_perl)
     return vocab
 
 

@@ -164,11 +164,15 @@ def _digest_pairs(pairs: Dict[str, str]) -> str:
 
 class MorphStemmer:
     """The script's ``MorphStem`` for tokens longer than 3 characters: the exception-list lemma when
-    the token is a key (used as is), else :func:`rouge_metric.perl_porter.stem`. Cached per word."""
+    the token is a key (used as is), else :func:`rouge_metric.perl_porter.stem`. Cached per word.
 
-    def __init__(self, exceptions: Mapping[str, str]) -> None:
+    ``native=True``: the stem of a ``[a-z0-9]`` word comes from the C++ twin of ``perl_porter.stem``
+    (``_native.perl_porter_stem``, the same stems, about ten times faster); other words from Python."""
+
+    def __init__(self, exceptions: Mapping[str, str], native: bool = False) -> None:
         self.exceptions = dict(exceptions)
         self.cache: Dict[str, str] = {}
+        self._native = core.kernels("native").perl_porter_stem if native else None
 
     def stem_all(self, tokens: Iterable[str]) -> List[str]:
         cache = self.cache
@@ -180,6 +184,8 @@ class MorphStemmer:
             s = cache.get(t)
             if s is None:
                 s = self.exceptions.get(t)
+                if s is None and self._native is not None:
+                    s = self._native(t)
                 if s is None:
                     s = perl_stem(t)
                 cache[t] = s
@@ -370,10 +376,10 @@ class Rouge155:
             self.stopwords = frozenset(words)
         self.exceptions: Optional[Dict[str, str]] = None
         self.stemmer: Optional[MorphStemmer] = None
+        self.backend = core.get_backend(backend)
         if use_stemmer:
             self.exceptions = load_exceptions(exceptions)
-            self.stemmer = MorphStemmer(self.exceptions)
-        self.backend = core.get_backend(backend)
+            self.stemmer = MorphStemmer(self.exceptions, native=self.backend == "native")
         self._kernels = core.kernels(self.backend)
         self.specs = self.config.type_specs
         self._f = make_fmeasure(alpha=self.config.alpha)

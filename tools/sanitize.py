@@ -42,12 +42,12 @@ KINDS = {
             "PYTHONMALLOC": "malloc",  # every Python allocation visible to ASan
         },
         "tests": ["tests/test_native_stress.py", "tests/test_native.py", "tests/test_backends.py",
-                  "tests/test_aggregate.py", "tests/test_ids_native.py"],
+                  "tests/test_aggregate.py", "tests/test_ids_native.py", "tests/test_perl_porter_native.py"],
     },
     "thread": {
         "runtime": "libtsan.so",
         "env": {"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"},
-        "tests": ["tests/test_native_stress.py"],
+        "tests": ["tests/test_native_stress.py", "tests/test_perl_porter_native.py"],
     },
 }
 

@@ -416,11 +416,29 @@ PYBIND11_MODULE(_native, m) {
         py::arg("word"),
         "nltk's PorterStemmer().stem(word) (NLTK_EXTENSIONS), computed in C++; None when word is not ASCII.");
 
+    m.def(
+        "perl_porter_stem",
+        [](py::handle word) -> py::object {
+            Text t;
+            if (!get_text(word.ptr(), t)) throw py::type_error("word: expected str");
+            Py_ssize_t n;
+            const char* u = PyUnicode_AsUTF8AndSize(word.ptr(), &n);
+            if (!u) throw py::error_already_set();
+            std::string out;
+            if (!perl_stem(u, (size_t)n, out)) return py::none();
+            return py::str(out);
+        },
+        py::arg("word"),
+        "rouge_metric.perl_porter.stem(word) (ROUGE-1.5.5's Porter), computed in C++; None when word is not "
+        "[a-z0-9] or longer than 60 characters.");
+
     py::class_<Vocab, std::shared_ptr<Vocab>>(m, "Vocab",
                                               "Token interning and stem cache of one (tokenizer, stemmer).")
-        .def(py::init<int, py::object, int, bool>(), py::arg("tokenizer"), py::arg("stem"), py::arg("min_len") = 3,
-             py::arg("native_porter") = false)
+        .def(py::init<int, py::object, int, bool, bool>(), py::arg("tokenizer"), py::arg("stem"),
+             py::arg("min_len") = 3, py::arg("native_porter") = false, py::arg("native_perl_porter") = false)
         .def_readonly("native_porter", &Vocab::native_porter, "Whether ASCII tokens are stemmed by the native Porter.")
+        .def_readonly("native_perl_porter", &Vocab::native_perl,
+                      "Whether [a-z0-9] tokens are stemmed by the native ROUGE-1.5.5 Porter (perl_porter).")
         .def_property_readonly("size", [](Vocab& v) {
             VocabLock lk(v);
             return v.nid;

@@ -31,6 +31,7 @@
 
 #include "common.hpp"
 #include "hash.hpp"
+#include "perl_porter.hpp"
 #include "porter.hpp"
 #include "text.hpp"
 
@@ -136,28 +137,34 @@ struct Misses {
 };
 
 // Token interning and the stem cache: raw token -> final id (-1: the stem is not a valid token,
-// dropped). With native_porter, nltk's Porter runs in C++ (porter.hpp) for every ASCII token; `stem`
-// (Python, GIL held) stems the others, or every token when native_porter is false.
+// dropped). With native_porter, nltk's Porter runs in C++ (porter.hpp) for every ASCII token; with
+// native_perl, ROUGE-1.5.5's Porter (perl_porter.hpp) for every [a-z0-9] token; `stem` (Python, GIL
+// held) stems the others, or every token when neither is set.
 struct Vocab {
     int tokenizer;
     py::object stem;  // callable str -> str | None, or None
     int min_len;      // tokens of at most min_len code points are not stemmed
     bool native_porter;
+    bool native_perl;
     bool has_stem;
     StrMap raw, final_;
     int32_t nid = 0;
     std::mutex mu;
 
-    Vocab(int tok, py::object st, int ml, bool np)
-        : tokenizer(tok), stem(std::move(st)), min_len(ml), native_porter(np), has_stem(!stem.is_none() || np) {
-        if (np && stem.is_none()) throw py::value_error("Vocab: native_porter needs the Python stemmer for non-ASCII tokens");
+    Vocab(int tok, py::object st, int ml, bool np, bool npp = false)
+        : tokenizer(tok), stem(std::move(st)), min_len(ml), native_porter(np), native_perl(npp),
+          has_stem(!stem.is_none() || np || npp) {
+        if ((np || npp) && stem.is_none())
+            throw py::value_error("Vocab: a native stemmer needs the Python stemmer for the tokens it does not take");
+        if (np && npp) throw py::value_error("Vocab: native_porter and native_perl_porter are different stemmers");
     }
 
     // The final form of a raw token as far as C++ can tell (FORM_*; the stem in out). Reads only the
     // configuration: any thread, no lock, no GIL. Mirrors text.CachedStemmer.stem_token.
     int final_form(const char* tp, size_t tn, size_t cps, std::string& out) const {
         if (!has_stem || cps <= (size_t)min_len) return FORM_KEEP;
-        if (!native_porter || !porter_stem(tp, tn, out)) return FORM_PY;
+        bool done = native_porter ? porter_stem(tp, tn, out) : native_perl && perl_stem(tp, tn, out);
+        if (!done) return FORM_PY;
         if (valid_token(out.data(), out.size())) return FORM_STEM;
         if (valid_token(tp, tn) || out.empty()) return FORM_DROP;
         return FORM_STEM;
