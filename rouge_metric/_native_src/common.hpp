@@ -5,6 +5,7 @@
 //   common.hpp     this file                     hash.hpp       string and pair hash tables
 //   interrupt.hpp  Ctrl-C and errors across threads
 //   text.hpp       str -> tokens (rouge-score's default tokenizer, whitespace)
+//   porter.hpp, perl_porter.hpp  the two Porter stemmers (nltk's, ROUGE-1.5.5's), pure functions
 //   vocab.hpp      tokens -> ids: interning and the stem cache (shared by threads, see its header)
 //   workspace.hpp  per-thread scratch space of the kernels
 //   kernels_ngram.hpp, kernels_lcs.hpp, kernels_wlcs.hpp, rows.hpp
