@@ -37,6 +37,23 @@ def load_corpus(name: str, limit: int = 0) -> Pairs:
     return preds, refs
 
 
+def corpus_tokens() -> Tuple[set, set]:
+    """Every distinct token of every corpus of ../shared/corpora present: the default tokenizer's, and the
+    ASCII ones of the whitespace tokenizer (case and punctuation kept). For the stemmer oracle tests."""
+    from rouge_metric import text
+
+    toks, ws = set(), set()
+    for path in sorted(SHARED_CORPORA.glob("*.jsonl.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                row = json.loads(line)
+                refs = row["references"]
+                for t in [row["prediction"]] + ([refs] if isinstance(refs, str) else list(refs)):
+                    toks.update(text.default_tokenize(t))
+                    ws.update(w for w in text.whitespace_tokenize(t) if w.isascii())
+    return toks, ws
+
+
 _EXTRA = ["İstanbul", "\u212aelvin", "café", "naïve", "Straße", "日本語", "Москва", "—", "“quoted”", "3.14",
           "U.S.", "state-of-the-art", "don't", "ﬁne"]
 

@@ -4,16 +4,14 @@ back to nltk; and end to end against rouge-score with ``use_stemmer=True`` on a 
 
 from __future__ import annotations
 
-import gzip
 import itertools
-import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rouge_metric import Rouge, RougeScorer, core, text
-from corpora import SHARED_CORPORA, corpus_available, load_corpus
+from corpora import SHARED_CORPORA, corpus_available, corpus_tokens, load_corpus
 
 pytestmark = pytest.mark.skipif(not core.native_available(), reason="native extension not built")
 native = pytest.importorskip("rouge_metric._native") if core.native_available() else None
@@ -97,19 +95,6 @@ def test_hypothesis_any_ascii(word):
 @given(st.text(min_size=1, max_size=20).filter(lambda w: any(ord(c) > 127 for c in w)))
 def test_non_ascii_is_left_to_nltk(word):
     assert native.porter_stem(word) is None
-
-
-def corpus_tokens():
-    toks, ws = set(), set()
-    for path in sorted(SHARED_CORPORA.glob("*.jsonl.gz")):
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for line in fh:
-                row = json.loads(line)
-                refs = row["references"]
-                for t in [row["prediction"]] + ([refs] if isinstance(refs, str) else list(refs)):
-                    toks.update(text.default_tokenize(t))
-                    ws.update(w for w in text.whitespace_tokenize(t) if w.isascii())
-    return toks, ws
 
 
 @needs_checked_nltk

@@ -294,6 +294,18 @@ auto with_workspace(size_t nid, Fn&& fn) {
     return r;
 }
 
+// One word through a native stemmer: its stem, or None when the stemmer leaves the word to Python.
+py::object stem_word(py::handle word, bool (*stem)(const char*, size_t, std::string&)) {
+    Text t;
+    if (!get_text(word.ptr(), t)) throw py::type_error("word: expected str");
+    Py_ssize_t n;
+    const char* u = PyUnicode_AsUTF8AndSize(word.ptr(), &n);
+    if (!u) throw py::error_already_set();
+    std::string out;
+    if (!stem(u, (size_t)n, out)) return py::none();
+    return py::str(out);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -403,31 +415,13 @@ PYBIND11_MODULE(_native, m) {
     m.attr("CHECKED") = py::bool_(ROUGE_METRIC_CHECKED != 0);
     m.def(
         "porter_stem",
-        [](py::handle word) -> py::object {
-            Text t;
-            if (!get_text(word.ptr(), t)) throw py::type_error("word: expected str");
-            Py_ssize_t n;
-            const char* u = PyUnicode_AsUTF8AndSize(word.ptr(), &n);
-            if (!u) throw py::error_already_set();
-            std::string out;
-            if (!porter_stem(u, (size_t)n, out)) return py::none();
-            return py::str(out);
-        },
+        [](py::handle word) { return stem_word(word, porter_stem); },
         py::arg("word"),
         "nltk's PorterStemmer().stem(word) (NLTK_EXTENSIONS), computed in C++; None when word is not ASCII.");
 
     m.def(
         "perl_porter_stem",
-        [](py::handle word) -> py::object {
-            Text t;
-            if (!get_text(word.ptr(), t)) throw py::type_error("word: expected str");
-            Py_ssize_t n;
-            const char* u = PyUnicode_AsUTF8AndSize(word.ptr(), &n);
-            if (!u) throw py::error_already_set();
-            std::string out;
-            if (!perl_stem(u, (size_t)n, out)) return py::none();
-            return py::str(out);
-        },
+        [](py::handle word) { return stem_word(word, perl_stem); },
         py::arg("word"),
         "rouge_metric.perl_porter.stem(word) (ROUGE-1.5.5's Porter), computed in C++; None when word is not "
         "[a-z0-9] or longer than 60 characters.");
