@@ -116,12 +116,12 @@ def resample_means(matrix: Any, n_samples: Any) -> Any:
     import numpy as np
 
     n, k = matrix.shape
+    means = np.zeros((n_samples, k))  # numpy's own check of n_samples, as in rouge-score
     try:
         samples = operator.index(n_samples)
-    except TypeError:
+    except TypeError:  # pragma: no cover - np.zeros accepted it: an integer-like object
         return _resample_means_loop(matrix, n_samples)
     if n == 1:  # randint(0, 1) draws nothing: every resample is the one row
-        means = np.zeros((samples, k))
         means[:] = np.mean(matrix, axis=0)
         return means
     kind = matrix.dtype.kind
@@ -131,7 +131,6 @@ def resample_means(matrix: Any, n_samples: Any) -> Any:
         rows = matrix.astype(np.float64)  # integer sums below 2**53 are exact in any order
     else:  # float32/float16/object/complex: np.mean's own dtype rules, one resample at a time
         return _resample_means_loop(matrix, samples)
-    means = np.zeros((samples, k))
     constant = bool((rows == rows[0]).all())
     if constant:  # every resample is the same sequence of rows: one mean, draws still consumed
         means[:] = np.mean(rows, axis=0)

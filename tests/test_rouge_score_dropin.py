@@ -1,0 +1,421 @@
+"""rouge_metric.rouge_score against the real rouge-score 0.1.2: scores, score_multi, tokenizers, errors,
+pickling, BootstrapAggregator (floats and numpy's global generator state afterwards) and the switch
+(`install()` and `python -m rouge_metric.rouge_score`) in fresh processes."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from corpora import STRESS_CORPORA, corpus_available, load_corpus
+from strategies import texts
+
+rs_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+rs_scoring = pytest.importorskip("rouge_score.scoring")
+rs_tokenize = pytest.importorskip("rouge_score.tokenize")
+rs_tokenizers = pytest.importorskip("rouge_score.tokenizers")
+
+from rouge_metric.rouge_score import rouge_scorer, scoring, tokenize, tokenizers  # noqa: E402
+
+ALL_TYPES = [f"rouge{n}" for n in range(1, 10)] + ["rougeL", "rougeLsum"]
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def exact(value):
+    """A value as something == compares bit for bit, with its type: floats by hex, tuples element-wise."""
+    if isinstance(value, dict):
+        return [(k, exact(v)) for k, v in value.items()]
+    if isinstance(value, tuple):
+        return (type(value).__name__, getattr(value, "_fields", None), [exact(v) for v in value])
+    if isinstance(value, (float, np.floating)):
+        return (type(value).__name__, float(value).hex())
+    return (type(value).__name__, value)
+
+
+def outcome(fn, *args):
+    """``exact`` of fn's result, or (exception type, message)."""
+    try:
+        return exact(fn(*args))
+    except Exception as exc:  # noqa: BLE001 - the exception is the result under comparison
+        return ("raised", type(exc).__name__, str(exc))
+
+
+class SplitTokenizer:
+    """A custom tokenizer object (whitespace, case kept)."""
+
+    def tokenize(self, text):
+        return text.split()
+
+
+class CharTokenizer:
+    """HELM's chinese_rouge tokenization: every character, spaces and punctuation included."""
+
+    def tokenize(self, text):
+        return list(text)
+
+
+type_lists = st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=5)
+
+
+# ------------------------------------------------------------------------------------------ scores
+@SETTINGS
+@given(types=type_lists, stem=st.booleans(), target=texts(), prediction=texts())
+def test_score_matches_rouge_score(types, stem, target, prediction):
+    ours = rouge_scorer.RougeScorer(types, use_stemmer=stem)
+    real = rs_scorer.RougeScorer(types, use_stemmer=stem)
+    assert exact(ours.score(target, prediction)) == exact(real.score(target, prediction))
+
+
+@SETTINGS
+@given(types=type_lists, stem=st.booleans(), targets=st.lists(texts(), min_size=0, max_size=4),
+       prediction=texts(), container=st.sampled_from([list, tuple, iter]))
+def test_score_multi_matches_rouge_score(types, stem, targets, prediction, container):
+    ours = rouge_scorer.RougeScorer(types, use_stemmer=stem)
+    real = rs_scorer.RougeScorer(types, use_stemmer=stem)
+    assert outcome(ours.score_multi, container(targets), prediction) == \
+        outcome(real.score_multi, container(targets), prediction)
+
+
+@SETTINGS
+@given(types=type_lists, target=texts(), prediction=texts(),
+       tok=st.sampled_from([SplitTokenizer, CharTokenizer]))
+def test_custom_tokenizer_objects(types, target, prediction, tok):
+    ours = rouge_scorer.RougeScorer(types, use_stemmer=True, tokenizer=tok())
+    real = rs_scorer.RougeScorer(types, use_stemmer=True, tokenizer=tok())
+    assert exact(ours.score(target, prediction)) == exact(real.score(target, prediction))
+    assert exact(ours.score_multi([target, prediction], prediction)) == \
+        exact(real.score_multi([target, prediction], prediction))
+
+
+@SETTINGS
+@given(types=type_lists, stem=st.booleans(), target=texts(), prediction=texts(), encode=st.sampled_from(["t", "p", "tp"]))
+def test_bytes_texts(types, stem, target, prediction, encode):
+    """rouge-score takes UTF-8 bytes: bytes.lower() for the whole text, str.lower() per rougeLsum line."""
+    t = target.encode() if "t" in encode else target
+    p = prediction.encode() if "p" in encode else prediction
+    ours = rouge_scorer.RougeScorer(types, use_stemmer=stem)
+    real = rs_scorer.RougeScorer(types, use_stemmer=stem)
+    assert exact(ours.score(t, p)) == exact(real.score(t, p))
+
+
+def test_bytes_with_letters_that_lower_to_ascii():
+    # U+0130 and U+212A lower to ASCII as str, not as bytes: the two rouge-score paths differ on them
+    t, p = "İstanbul \u212aelvin\nİ".encode(), "i stanbul kelvin".encode()
+    for types in (["rouge1", "rougeL", "rougeLsum"], ["rougeLsum"], ["rouge2"]):
+        assert exact(rouge_scorer.RougeScorer(types).score(t, p)) == exact(rs_scorer.RougeScorer(types).score(t, p))
+
+
+@SETTINGS
+@given(target=texts(), prediction=texts())
+def test_split_summaries_without_sentence_types(target, prediction):
+    types = ["rouge1", "rouge2", "rougeL"]
+    ours = rouge_scorer.RougeScorer(types, split_summaries=True)
+    real = rs_scorer.RougeScorer(types, split_summaries=True)
+    assert exact(ours.score(target, prediction)) == exact(real.score(target, prediction))
+
+
+def test_split_summaries_rougelsum_agrees_with_nltk_data_state():
+    """With punkt data both use nltk.sent_tokenize; without it both raise LookupError."""
+    texts_ = ("The cat sat. It was on the mat. Then it left.", "A cat sat on a mat. It left.")
+    ours = outcome(rouge_scorer.RougeScorer(["rougeLsum"], split_summaries=True).score, *texts_)
+    real = outcome(rs_scorer.RougeScorer(["rougeLsum"], split_summaries=True).score, *texts_)
+    if real[0] == "raised":
+        assert real[1] == "LookupError" and ours[:2] == ("raised", "LookupError")
+    else:
+        assert ours == real
+
+
+@pytest.mark.parametrize("types", [
+    ["rouge0"], ["rougeX"], ["rouge10"], ["rouge1", "bogus"], [b"rouge1"], [b"rougeL"], ["rouge1\n"],
+    [1], [None], None, 5, [], ["rouge1", "rouge1", "rougeL", "rougeL"], ("rouge2",), "rouge1", "rougeL",
+])
+def test_rouge_types_read_as_rouge_score_reads_them(types):
+    for t, p in (("the cat sat", "the cat ran"), ("", "x y")):
+        assert outcome(rouge_scorer.RougeScorer(types).score, t, p) == outcome(rs_scorer.RougeScorer(types).score, t, p)
+
+
+@pytest.mark.parametrize("target,prediction", [
+    (None, "a"), ("a", None), (1, "a"), (["a b"], "a"), (bytearray(b"a"), "a"), ("a", b"\xff"),
+])
+@pytest.mark.parametrize("types", [["rouge1"], ["rougeLsum"], ["rougeL", "rougeLsum"], []])
+def test_invalid_texts_raise_what_rouge_score_raises(target, prediction, types):
+    ours = outcome(rouge_scorer.RougeScorer(types).score, target, prediction)
+    real = outcome(rs_scorer.RougeScorer(types).score, target, prediction)
+    if real[0] == "raised":
+        assert ours[:2] == real[:2], (ours, real)
+    else:
+        assert ours == real
+
+
+def test_rouge_types_changed_in_place_are_honoured():
+    types = ["rouge1"]
+    ours, real = rouge_scorer.RougeScorer(types), rs_scorer.RougeScorer(list(types))
+    assert exact(ours.score("a b c", "a b")) == exact(real.score("a b c", "a b"))
+    types.append("rougeL")
+    real.rouge_types.append("rougeL")
+    assert exact(ours.score("a b c", "a c")) == exact(real.score("a b c", "a c"))
+
+
+def test_tokenize_modules_match():
+    from nltk.stem import porter
+
+    for text in ("The İstanbul café, 3.14! Running dogs", "RUNNING\nfaster", b"Caf\xc3\xa9 running", ""):
+        for stem in (None, porter.PorterStemmer()):
+            assert tokenize.tokenize(text, stem) == rs_tokenize.tokenize(text, stem)
+        for use in (False, True):
+            assert tokenizers.DefaultTokenizer(use).tokenize(text) == rs_tokenizers.DefaultTokenizer(use).tokenize(text)
+    for name in ("NON_ALPHANUM_PATTERN", "SPACES_PATTERN", "VALID_TOKEN_PATTERN"):
+        assert getattr(tokenize, name) == getattr(rs_tokenize, name)
+    assert issubclass(tokenizers.DefaultTokenizer, tokenizers.Tokenizer)
+    with pytest.raises(TypeError):
+        tokenizers.Tokenizer()
+
+
+def test_types_and_fmeasure():
+    assert scoring.Score._fields == rs_scoring.Score._fields
+    assert scoring.AggregateScore._fields == rs_scoring.AggregateScore._fields
+    assert scoring.Score(1, 2, 3) == rs_scoring.Score(1, 2, 3)
+    assert isinstance(rouge_scorer.RougeScorer(["rouge1"]), scoring.BaseScorer)
+    for p, r in ((0.5, 0.25), (0, 0), (1, 0), (0.1, 0.7)):
+        assert exact(scoring.fmeasure(p, r)) == exact(rs_scoring.fmeasure(p, r))
+
+
+def test_pickling():
+    for scorer in (rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True),
+                   rouge_scorer.RougeScorer(["rougeL"], tokenizer=SplitTokenizer())):
+        before = scorer.score("Running cats\nsat here", "the cats ran")
+        clone = pickle.loads(pickle.dumps(scorer))
+        assert exact(clone.score("Running cats\nsat here", "the cats ran")) == exact(before)
+    agg = scoring.BootstrapAggregator(0.9, 50)
+    agg.add_scores({"rouge1": scoring.Score(0.5, 0.25, 1 / 3)})
+    agg.add_scores({"rouge1": scoring.Score(0.75, 0.5, 0.6)})
+    clone = pickle.loads(pickle.dumps(agg))
+    np.random.seed(3)
+    a = agg.aggregate()
+    np.random.seed(3)
+    assert exact(clone.aggregate()) == exact(a)
+
+
+# -------------------------------------------------------------------------------------- corpora
+@pytest.mark.parametrize("name", STRESS_CORPORA)
+def test_corpora(name):
+    if not corpus_available(name):
+        pytest.skip(f"../shared/corpora/{name}.jsonl.gz is not present")
+    preds, refs = load_corpus(name, limit=8 if name.startswith("longbench") else 60)  # rouge-score's LCS is O(mn) Python
+    for stem in (False, True):
+        ours = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum"], use_stemmer=stem)
+        real = rs_scorer.RougeScorer(["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum"], use_stemmer=stem)
+        ours_agg, real_agg = scoring.BootstrapAggregator(), rs_scoring.BootstrapAggregator()
+        for p, rs in zip(preds, refs):
+            o, r = ours.score_multi(rs, p), real.score_multi(rs, p)
+            assert exact(o) == exact(r)
+            assert exact(ours.score(rs[0], p)) == exact(real.score(rs[0], p))
+            ours_agg.add_scores(o)
+            real_agg.add_scores(r)
+        np.random.seed(len(preds))
+        a = exact(ours_agg.aggregate())
+        state = np.random.get_state()
+        np.random.seed(len(preds))
+        assert a == exact(real_agg.aggregate())
+        assert_same_state(state, np.random.get_state())
+
+
+# ---------------------------------------------------------------------------------- the aggregator
+def assert_same_state(a, b):
+    assert a[0] == b[0] and np.array_equal(a[1], b[1]) and a[2:] == b[2:]
+
+
+Pair = collections.namedtuple("Pair", ["first", "second"])
+
+
+@st.composite
+def score_rows(draw):
+    """(type -> list of scores) of one kind: Score with float / rounded / int-zero values, plain tuples,
+    a two-field namedtuple, float32 values."""
+    n = draw(st.integers(1, 40))
+    kind = draw(st.sampled_from(["float", "rounded", "zeros", "tuple", "pair", "float32", "mixed_zero"]))
+    unit = st.floats(0, 1, allow_nan=False)
+    rows = []
+    for _ in range(n):
+        p, r = draw(unit), draw(unit)
+        f = 2 * p * r / (p + r) if p + r > 0 else 0.0
+        if kind == "rounded":
+            p, r, f = round(p, 1), round(r, 1), round(f, 2)
+        if kind == "zeros" or (kind == "mixed_zero" and draw(st.booleans())):
+            rows.append(scoring.Score(0, 0, 0))
+        elif kind == "tuple":
+            rows.append((p, r, f))
+        elif kind == "pair":
+            rows.append(Pair(p, r))
+        elif kind == "float32":
+            rows.append(scoring.Score(np.float32(p), np.float32(r), np.float32(f)))
+        else:
+            rows.append(scoring.Score(p, r, f))
+    if draw(st.booleans()) and n > 1:  # identical rows
+        rows = [rows[0]] * n
+    return rows
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(types=st.lists(score_rows(), min_size=1, max_size=3), n_samples=st.integers(1, 300),
+       ci=st.one_of(st.sampled_from([0.0, 0.5, 0.9, 0.95, 0.99, 1.0]), st.floats(0, 1)),
+       seed=st.integers(0, 2**32 - 1))
+def test_bootstrap_matches_rouge_score(types, n_samples, ci, seed):
+    ours, real = scoring.BootstrapAggregator(ci, n_samples), rs_scoring.BootstrapAggregator(ci, n_samples)
+    n = min(len(rows) for rows in types)
+    for i in range(n):
+        example = {f"t{k}": rows[i] for k, rows in enumerate(types)}
+        ours.add_scores(example)
+        real.add_scores(example)
+    np.random.seed(seed)
+    got = outcome(ours.aggregate)  # a plain tuple is an error in both (tuple(*bounds))
+    state = np.random.get_state()
+    np.random.seed(seed)
+    assert got == outcome(real.aggregate)
+    assert_same_state(state, np.random.get_state())
+
+
+def test_bootstrap_blocks_and_single_pair(monkeypatch):
+    """Blocks smaller than one resample's worth and a single pair (no draw at all) give rouge-score's
+    floats and state."""
+    rng = np.random.default_rng(7)
+    for n, block in ((1, 1), (2, 3), (37, 50), (200, 10_000)):
+        monkeypatch.setattr(scoring, "_BLOCK_VALUES", block)
+        rows = [scoring.Score(*rng.random(3)) for _ in range(n)]
+        ours, real = scoring.BootstrapAggregator(), rs_scoring.BootstrapAggregator()
+        for row in rows:
+            ours.add_scores({"rouge1": row, "rougeL": row})
+            real.add_scores({"rouge1": row, "rougeL": row})
+        for seed in range(3):
+            np.random.seed(seed)
+            np.random.random(seed)  # a generator mid-stream
+            got = exact(ours.aggregate())
+            state = np.random.get_state()
+            np.random.seed(seed)
+            np.random.random(seed)
+            assert got == exact(real.aggregate())
+            assert_same_state(state, np.random.get_state())
+
+
+@pytest.mark.parametrize("args", [(-0.1, 10), (1.1, 10), (0.95, 0), (0.95, -3), (0.5, 2.5), (0.5, True)])
+def test_bootstrap_validation(args):
+    def run(cls):
+        agg = cls(*args)
+        agg.add_scores({"rouge1": scoring.Score(0.5, 0.5, 0.5)})
+        agg.add_scores({"rouge1": scoring.Score(0.25, 0.5, 1 / 3)})
+        np.random.seed(0)
+        return agg.aggregate()
+
+    ours, real = outcome(run, scoring.BootstrapAggregator), outcome(run, rs_scoring.BootstrapAggregator)
+    if real[0] == "raised":
+        assert ours[:2] == real[:2]
+    else:
+        assert ours == real
+    assert outcome(lambda: scoring.BootstrapAggregator().aggregate()) == exact({})
+
+
+# ---------------------------------------------------------------------------------------- the switch
+SCRIPT = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    from rouge_score import rouge_scorer, scoring
+    import rouge_score.tokenizers
+
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
+    agg = scoring.BootstrapAggregator()
+    pairs = [("The cats were running.\\nHome.", "A cat ran home"), ("", "x"), ("one two three", "one two")]
+    rows = []
+    for t, p in pairs:
+        s = scorer.score(t, p)
+        agg.add_scores(s)
+        rows.append({k: [float(x).hex() for x in v] + [type(v[0]).__name__] for k, v in s.items()})
+    np.random.seed(int(sys.argv[1]))
+    out = {k: [[float(x).hex() for x in b] for b in v] for k, v in agg.aggregate().items()}
+    print(json.dumps({"module": rouge_scorer.__name__, "args": sys.argv[1:], "rows": rows, "agg": out,
+                      "state": int(np.random.get_state()[2])}))
+""")
+
+
+def run_py(args, cwd, **kw):
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    proc = subprocess.run([sys.executable] + args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300, **kw)
+    return proc
+
+
+def test_switch_runs_an_unmodified_script(tmp_path):
+    script = tmp_path / "prog.py"
+    script.write_text(SCRIPT)
+    real = run_py([str(script), "11"], tmp_path)
+    dropin = run_py(["-m", "rouge_metric.rouge_score", str(script), "11"], tmp_path)
+    assert real.returncode == 0, real.stderr
+    assert dropin.returncode == 0, dropin.stderr
+    r, d = json.loads(real.stdout), json.loads(dropin.stdout)
+    assert r["module"] == "rouge_score.rouge_scorer"
+    assert d["module"] == "rouge_metric.rouge_score.rouge_scorer"
+    assert d["args"] == ["11"]
+    del r["module"], d["module"]
+    assert d == r
+
+
+def test_switch_dash_m_module(tmp_path):
+    pkg = tmp_path / "mypkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "run.py").write_text(SCRIPT)
+    real = run_py(["-m", "mypkg.run", "5"], tmp_path)
+    dropin = run_py(["-m", "rouge_metric.rouge_score", "-m", "mypkg.run", "5"], tmp_path)
+    assert dropin.returncode == 0, dropin.stderr
+    r, d = json.loads(real.stdout), json.loads(dropin.stdout)
+    assert d.pop("module") == "rouge_metric.rouge_score.rouge_scorer" and r.pop("module") == "rouge_score.rouge_scorer"
+    assert d == r
+
+
+def test_install_in_process_and_its_limits(tmp_path):
+    code = textwrap.dedent("""
+        import sys
+        import rouge_metric.rouge_score as dropin
+        assert "rouge_score" not in sys.modules          # never implicit
+        dropin.install()
+        dropin.install()                                 # idempotent
+        import rouge_score, rouge_score.rouge_scorer
+        from rouge_score import scoring, tokenize, tokenizers
+        assert rouge_score is dropin and scoring is dropin.scoring and tokenizers is dropin.tokenizers
+        assert rouge_score.rouge_scorer.RougeScorer is dropin.rouge_scorer.RougeScorer
+        for name in ("rouge_score.io", "rouge_score.rouge", "rouge_score.create_pyrouge_files"):
+            try:
+                __import__(name)
+            except ModuleNotFoundError as exc:
+                assert "drop-in" in str(exc) and name in str(exc), exc
+            else:
+                raise AssertionError(name)
+        dropin.uninstall()
+        assert "rouge_score" not in sys.modules and not dropin.is_installed()
+        import rouge_score.scoring as real                # the real package again
+        assert real.__name__ == "rouge_score.scoring" and real is not dropin.scoring
+        try:
+            dropin.install()
+        except RuntimeError as exc:
+            assert "already imported" in str(exc) and "rouge_score.scoring" in str(exc), exc
+        else:
+            raise AssertionError("install() after the real rouge_score was imported")
+        print("ok")
+    """)
+    proc = run_py(["-c", code], tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_switch_command_line_usage(tmp_path):
+    proc = run_py(["-m", "rouge_metric.rouge_score"], tmp_path)
+    assert proc.returncode == 2 and "usage" in proc.stderr
+    proc = run_py(["-m", "rouge_metric.rouge_score", "missing.py"], tmp_path)
+    assert proc.returncode == 2 and "no such file" in proc.stderr
