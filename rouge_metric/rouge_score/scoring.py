@@ -15,8 +15,8 @@ same state, but draws every resample of a type in a few calls and sums them in o
 - the percentiles: numpy's ``np.percentile`` on the same ``(n_samples, k)`` means.
 
 One score (``n == 1``): ``randint(0, 1)`` consumes nothing, every resample is that score, so the
-means are computed once and no index is drawn (rouge-score spends 1,000 draws on it and gets the same
-result). Identical rows are summed once too (their draws are still consumed). Cost per type:
+means are computed once, no index is drawn and every percentile is that mean (rouge-score computes
+1,000 resamples and three percentiles to get the same floats). Identical rows are summed once too (their draws are still consumed). Cost per type:
 ``O(n_samples * n * k)`` additions, as rouge-score, in ``O(block)`` memory.
 
 >>> import numpy as np
@@ -38,8 +38,8 @@ from ..result import Score
 
 __all__ = ["AggregateScore", "BaseScorer", "BootstrapAggregator", "Score", "fmeasure"]
 
-#: Gathered values per vectorized block of resamples (about 32 MB of float64).
-_BLOCK_VALUES = 1 << 22
+#: Gathered values per vectorized block of resamples (4 MB of float64: the gather stays in cache).
+_BLOCK_VALUES = 1 << 19
 
 
 class AggregateScore(collections.namedtuple("AggregateScore", ["low", "mid", "high"])):
@@ -103,7 +103,14 @@ class BootstrapAggregator(object):
         import numpy as np
 
         means = resample_means(matrix, self._n_samples)
-        delta = (1 - self._confidence_interval) / 2
+        ci = self._confidence_interval
+        if matrix.shape[0] == 1 and type(ci) in (int, float) and 0 <= ci <= 1:
+            row = means[0]
+            if np.isfinite(row).all() and not np.signbit(row).any():
+                # every resample mean is this row: numpy's linear interpolation between two equal finite
+                # values (a + 0 * t, or b - 0 * (1 - t)) is the value itself, for every percentile
+                return np.vstack((row, row, row))
+        delta = (1 - ci) / 2
         q = 100 * np.array([delta, 0.5, 1 - delta])
         return np.percentile(means, q, axis=0)
 
@@ -140,8 +147,9 @@ def resample_means(matrix: Any, n_samples: Any) -> Any:
         idx = np.random.randint(0, n, size=b * n)
         if constant:
             continue
-        gathered = rows[idx.reshape(b, n).T]  # (n, b, k), C order: sample i of every resample is a row
-        sums = np.add.reduce(gathered, axis=0)
+        order = np.ascontiguousarray(idx.reshape(b, n).T)  # (n, b): row i = draw i of every resample
+        gathered = rows[order]  # (n, b, k), C order
+        sums = np.add.reduce(gathered, axis=0)  # outer loop over the n draws: np.mean's order
         np.true_divide(sums, n, out=means[start:start + b])
     return means
 
