@@ -8,14 +8,13 @@ ImportError naming the drop-in, every other ``rouge_score.*`` module (``rouge_sc
 is called; it refuses to run when the real rouge-score modules are already imported (objects taken from
 them would keep computing with rouge-score, so the switch would be partial without anyone seeing it).
 
->>> import sys
->>> install()
->>> import rouge_score.scoring
->>> rouge_score.scoring is sys.modules["rouge_metric.rouge_score.scoring"]
-True
->>> uninstall()
->>> "rouge_score" in sys.modules
-False
+In a program (before anything imports ``rouge_score``)::
+
+    import rouge_metric.rouge_score
+    rouge_metric.rouge_score.install()
+    import rouge_score.rouge_scorer   # rouge_metric.rouge_score.rouge_scorer
+
+(Not a doctest: in a process that already imported the real rouge-score, ``install()`` refuses.)
 """
 
 from __future__ import annotations
