@@ -419,3 +419,29 @@ def test_switch_command_line_usage(tmp_path):
     assert proc.returncode == 2 and "usage" in proc.stderr
     proc = run_py(["-m", "rouge_metric.rouge_score", "missing.py"], tmp_path)
     assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+def test_a_scorer_pickled_by_rouge_score_loads_under_the_switch(tmp_path):
+    """A RougeScorer pickled by the real rouge-score (its DefaultTokenizer holds an nltk stemmer) loads
+    as the drop-in's under the switch and gives the same scores."""
+    make = textwrap.dedent("""
+        import pickle, sys
+        from rouge_score import rouge_scorer
+        scorer = rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True)
+        pickle.dump((scorer, scorer.score("Running cats\\nsat", "the cat runs")), open(sys.argv[1], "wb"))
+    """)
+    load = textwrap.dedent("""
+        import pickle, sys
+        import rouge_metric.rouge_score as dropin
+        dropin.install()
+        scorer, expected = pickle.load(open(sys.argv[1], "rb"))
+        assert type(scorer) is dropin.rouge_scorer.RougeScorer and scorer._tokenizer._use_stemmer
+        got = scorer.score("Running cats\\nsat", "the cat runs")
+        assert [(k, [float(x).hex() for x in v]) for k, v in got.items()] == \\
+            [(k, [float(x).hex() for x in v]) for k, v in expected.items()], (got, expected)
+        print("ok")
+    """)
+    path = str(tmp_path / "scorer.pkl")
+    assert run_py(["-c", make, path], tmp_path).returncode == 0
+    proc = run_py(["-c", load, path], tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
