@@ -48,6 +48,10 @@ ON_CACHE_MISMATCH = ("error", "regenerate")
 #: Marker of the cache file format (first key of its settings lines).
 CACHE_FORMAT = "rouge_metric.generation_cache/1"
 
+#: The settings key naming what generated the rows (``module:qualname``, :func:`generator_name`): two
+#: generators never share cached rows, whatever else their settings say.
+GENERATOR_KEY = "generator_callable"
+
 _HASH_CHARS = 16  # 64 bits of sha256: ample to tell documents and settings apart
 
 
@@ -333,7 +337,30 @@ def _check_outputs(outputs: Any, batch: int, indices: List[int]) -> List[str]:
     return outputs
 
 
+def generator_name(generator: Any) -> str:
+    """``module:qualname`` of what generates: the function, or the class of a callable object; a wrapper
+    that sets ``__wrapped__`` (``functools.wraps``) is named by what it wraps, a ``functools.partial`` by its
+    function."""
+    seen = 0
+    while seen < 100:  # __wrapped__ chains end; the bound guards against a cycle
+        inner = getattr(generator, "__wrapped__", None)
+        if inner is None:
+            inner = getattr(generator, "func", None) if type(generator).__name__ == "partial" else None
+        if inner is None:
+            break
+        generator, seen = inner, seen + 1
+    named = generator if hasattr(generator, "__qualname__") and not hasattr(generator, "__self__") or \
+        isinstance(generator, type) else None
+    if named is None and hasattr(generator, "__func__"):  # a bound method: its class and name
+        named = generator.__func__
+    if named is None:
+        named = type(generator)
+    return f"{getattr(named, '__module__', None) or '?'}:{getattr(named, '__qualname__', type(named).__name__)}"
+
+
 def _settings_of(generator: Any, settings: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    """The cache key's settings: the generator's name (:data:`GENERATOR_KEY`), its own
+    ``generation_settings`` and the caller's ``settings``."""
     out: Dict[str, Any] = {}
     own = getattr(generator, "generation_settings", None)
     if own is not None:
@@ -342,6 +369,9 @@ def _settings_of(generator: Any, settings: Optional[Mapping[str, Any]]) -> Dict[
         if not isinstance(settings, Mapping):
             raise TypeError(f"settings: expected a dict of JSON values, got {type(settings).__name__}")
         out.update(settings)
+    if GENERATOR_KEY in out:
+        raise ValueError(f"settings: {GENERATOR_KEY!r} is reserved: the cache records the generator's name there")
+    out[GENERATOR_KEY] = generator_name(generator)
     canonical_settings(out)  # fail now, before any generation
     return out
 
@@ -428,6 +458,9 @@ def generate_and_score(generator: Generator, data: Any = None, *, documents: Opt
             if other:
                 diffs = "; ".join(_settings_diff(s, run_settings) for s in other_settings.values())
                 problems.append(f"{_describe(other)}: generated with other settings ({diffs})")
+                if any(GENERATOR_KEY not in s for s in other_settings.values()):
+                    problems.append(f"a cache written before {GENERATOR_KEY!r} was recorded cannot tell which "
+                                    "generator made its rows, so they are not reused")
             raise ValueError(f"cache: {store.path} holds generations made for other inputs: " + "; ".join(problems)
                              + ". Delete the file, give another cache path, or pass on_cache_mismatch='regenerate' "
                              "to generate these examples again")
@@ -485,6 +518,29 @@ def _json_kwargs(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
             raise TypeError(f"{k}: generation keyword arguments must be JSON values (they key the cache), got "
                             f"{type(v).__name__}") from None
     return dict(kwargs)
+
+
+#: The ``generate`` arguments that set the output length: give one, ``generate`` warns when both are set.
+LENGTH_KEYS = ("max_length", "max_new_tokens")
+
+
+def generate_once(model: Any, **kwargs: Any) -> Any:
+    """``model.generate(**kwargs)`` where an explicit ``max_new_tokens`` is the only length.
+
+    transformers takes ``max_new_tokens`` over ``max_length`` but warns "Both max_new_tokens and max_length
+    seem to have been set" when the model's ``generation_config`` carries a ``max_length`` too; that
+    ``max_length`` is set aside for the call (and put back), which changes no generated token.
+    """
+    config = getattr(model, "generation_config", None)
+    saved = getattr(config, "max_length", None)
+    unset = kwargs.get("max_new_tokens") is not None and kwargs.get("max_length") is None and saved is not None
+    if unset:
+        config.max_length = None
+    try:
+        return model.generate(**kwargs)
+    finally:
+        if unset:
+            config.max_length = saved
 
 
 class PipelineGenerator:
@@ -593,7 +649,7 @@ class ModelGenerator:
         if training:  # no dropout while generating; a model in training goes back to training mode
             self.model.eval()
         try:
-            out = self.model.generate(**enc, **self.generate_kwargs)
+            out = generate_once(self.model, **enc, **self.generate_kwargs)
         finally:
             if training:
                 self.model.train()
