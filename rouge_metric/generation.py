@@ -26,12 +26,13 @@ wrappers use the objects they are given.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import sys
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig
 from .jsonl import parse_jsonl
@@ -524,23 +525,34 @@ def _json_kwargs(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
 LENGTH_KEYS = ("max_length", "max_new_tokens")
 
 
-def generate_once(model: Any, **kwargs: Any) -> Any:
-    """``model.generate(**kwargs)`` where an explicit ``max_new_tokens`` is the only length.
+@contextlib.contextmanager
+def _one_length(owners: Sequence[Any], kwargs: Mapping[str, Any]) -> Iterator[None]:
+    """With an explicit ``max_new_tokens`` (and no ``max_length``) in ``kwargs``, set aside the ``max_length``
+    of the owners' ``generation_config`` for the block, and put it back after.
 
     transformers takes ``max_new_tokens`` over ``max_length`` but warns "Both max_new_tokens and max_length
-    seem to have been set" when the model's ``generation_config`` carries a ``max_length`` too; that
-    ``max_length`` is set aside for the call (and put back), which changes no generated token.
+    seem to have been set" when a ``generation_config`` carries a ``max_length`` too; setting it aside
+    changes no generated token.
     """
-    config = getattr(model, "generation_config", None)
-    saved = getattr(config, "max_length", None)
-    unset = kwargs.get("max_new_tokens") is not None and kwargs.get("max_length") is None and saved is not None
-    if unset:
-        config.max_length = None
+    saved = []
+    if kwargs.get("max_new_tokens") is not None and kwargs.get("max_length") is None:
+        for owner in owners:
+            config = getattr(owner, "generation_config", None)
+            if getattr(config, "max_length", None) is not None:
+                saved.append((config, config.max_length))
+                config.max_length = None
     try:
-        return model.generate(**kwargs)
+        yield
     finally:
-        if unset:
-            config.max_length = saved
+        for config, value in saved:
+            config.max_length = value
+
+
+def generate_once(model: Any, **kwargs: Any) -> Any:
+    """``model.generate(**kwargs)`` where an explicit ``max_new_tokens`` is the only length (no "Both
+    max_new_tokens and max_length" warning; the same tokens)."""
+    with _one_length([model], kwargs):
+        return model.generate(**kwargs)
 
 
 class PipelineGenerator:
@@ -588,7 +600,8 @@ class PipelineGenerator:
 
     def __call__(self, documents: List[str]) -> List[str]:
         kwargs = dict(self.generate_kwargs, return_full_text=False, batch_size=self.batch_size or len(documents))
-        outputs = self.pipe([self._input(d) for d in documents], **kwargs)
+        with _one_length([getattr(self.pipe, "model", None), self.pipe], kwargs):
+            outputs = self.pipe([self._input(d) for d in documents], **kwargs)
         texts = []
         for out in outputs:
             first = out[0] if isinstance(out, list) else out

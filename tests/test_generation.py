@@ -493,6 +493,38 @@ def test_causal_chat_model_through_the_text_generation_pipeline(chat_pipeline, t
     assert run.settings["chat"] is True and run.settings["system"] == "be brief"
 
 
+def test_pipeline_generator_sets_one_length_and_warns_nothing(chat_pipeline):
+    """A pipeline whose model (and pipeline) generation_config carry max_length, and max_new_tokens in the
+    wrapper: no "Both max_new_tokens and max_length" warning, the pipeline's own generations, configs restored."""
+    import logging
+
+    pipe, docs = chat_pipeline
+    configs = [c for c in (pipe.model.generation_config, getattr(pipe, "generation_config", None)) if c is not None]
+    saved = [c.max_length for c in configs]
+    messages = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            messages.append(record.getMessage())
+
+    handler = Collect(logging.WARNING)
+    try:
+        for c in configs:
+            c.max_length = 40
+        expected = [pipe([{"role": "user", "content": d}], max_new_tokens=4, do_sample=False,
+                         return_full_text=False)[0]["generated_text"] for d in docs[:3]]
+        assert [m for m in messages if "max_new_tokens" in m] == []  # (nothing collected yet)
+        logging.getLogger("transformers").addHandler(handler)
+        got = rouge_metric.PipelineGenerator(pipe, max_new_tokens=4)(docs[:3])
+        logging.getLogger("transformers").removeHandler(handler)
+        assert not [m for m in messages if "max_new_tokens" in m], messages
+        assert got == expected and [c.max_length for c in configs] == [40] * len(configs)
+    finally:
+        logging.getLogger("transformers").removeHandler(handler)
+        for c, v in zip(configs, saved):
+            c.max_length = v
+
+
 def test_an_unwrapped_pipeline_is_refused_with_the_fix(chat_pipeline):
     pipe, docs = chat_pipeline
     with pytest.raises(TypeError, match="wrap it: rouge_metric.PipelineGenerator"):
