@@ -191,6 +191,9 @@ def load_inputs(args: argparse.Namespace) -> Tuple[List[str], List[List[str]]]:
     pfmt = detect_format(args.predictions, args.format)
     ref_paths = args.references or []
     _check_one_stdin([("--predictions", args.predictions)] + [("--references", r) for r in ref_paths])
+    if args.split is not None and "dataset" not in {pfmt, *(detect_format(r, args.format) for r in ref_paths)}:
+        raise InputError(f"--split {args.split}: only a saved DatasetDict has splits, and the inputs are files",
+                         EXIT_USAGE)
     pfield = (args.prediction_field, False)
     rfield = (args.references_field, True)
     if not ref_paths and pfmt == "text":
@@ -709,6 +712,9 @@ def cmd_generate_and_score(args: argparse.Namespace) -> int:
         data = select_split(datasets.load_from_disk(args.data), args.split, args.data)
     elif not os.path.exists(data):
         raise InputError(f"{data}: file not found", EXIT_FILE)
+    elif args.split is not None:
+        raise InputError(f"--split {args.split}: only a saved DatasetDict has splits, and {data} is a file",
+                         EXIT_USAGE)
     try:
         docs, refs = load_examples(data, document_column=args.document_field,
                                    references_column=args.references_field or ["references"])

@@ -369,6 +369,12 @@ def test_split_messages_say_what_was_given(tmp_path, capsys):
     gen = ["generate-and-score", "--generator", "x:y", "--split", "train", "-q"]
     code, _, err = run(gen + ["--data", tmp_path / "dd"], capsys)
     assert code == cli.EXIT_USAGE and "--split train: " in err and "has no split 'train'" in err
+    # --split with files only is refused, not ignored
+    code, _, err = run(gen + ["--data", tmp_path / "d.jsonl"], capsys)
+    assert code == cli.EXIT_USAGE and "--split train: only a saved DatasetDict has splits" in err
+    code, _, err = run(["score", "--predictions", DATA / "predictions.txt", "--references", DATA / "references.txt",
+                        "--split", "test"], capsys)
+    assert code == cli.EXIT_USAGE and "--split test: only a saved DatasetDict has splits" in err
 
 
 def test_rouge155_errors_name_the_command_line_options(capsys, tmp_path):
