@@ -66,7 +66,8 @@ class RougeCallback(TrainerCallback):
         batch_size: generation batch size; generation_kwargs: passed to ``model.generate`` (default:
             ``args.generation_max_length`` / ``generation_num_beams`` when set).
         best_metric: the output key ranking evaluations (``rougeL``, ``rouge2_recall``, ...; None: off).
-        num_samples: how many predictions to keep per evaluation with their per-example scores.
+        num_samples: how many predictions to keep per evaluation with their per-example scores (in reuse
+            mode the given ``RougeComputeMetrics`` keeps them: its ``num_samples`` is raised to this).
         output_dir: where the files go (default ``args.output_dir``).
         **rouge_options: settings of the scorer built in generate mode when ``compute_metrics`` is None
             (``RougeComputeMetrics`` arguments: ``rouge_types``, ``use_stemmer``, ``stats`` ...).

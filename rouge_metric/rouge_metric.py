@@ -109,7 +109,8 @@ def _interval_level(confidence_interval, confidence_level, use_aggregator, boots
     setting would be dropped. ``confidence_interval`` is True/False or, as rouge-score's
     ``BootstrapAggregator(confidence_interval=0.95)`` spells it, the level itself (a number in (0, 1))."""
     if isinstance(confidence_interval, bool):
-        level = (0.95 if confidence_level is None else confidence_level) if confidence_interval else None
+        default = RougeConfig._defaults()["confidence_level"]
+        level = (default if confidence_level is None else confidence_level) if confidence_interval else None
     elif isinstance(confidence_interval, (int, float)) and 0.0 < confidence_interval < 1.0:
         if confidence_level is not None and confidence_level != confidence_interval:
             raise ValueError(
