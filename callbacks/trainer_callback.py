@@ -27,6 +27,8 @@ import logging
 import os
 from typing import Any, Dict, List, Optional
 
+from rouge_metric.generation import LENGTH_KEYS, generate_once
+
 from ._compat import import_torch, import_transformers
 from .compute_metrics import RougeComputeMetrics
 from .decode import decode_eval_pred
@@ -64,7 +66,8 @@ class RougeCallback(TrainerCallback):
         batch_size: generation batch size; generation_kwargs: passed to ``model.generate`` (default:
             ``args.generation_max_length`` / ``generation_num_beams`` when set).
         best_metric: the output key ranking evaluations (``rougeL``, ``rouge2_recall``, ...; None: off).
-        num_samples: how many predictions to keep per evaluation with their per-example scores.
+        num_samples: how many predictions to keep per evaluation with their per-example scores (in reuse
+            mode the given ``RougeComputeMetrics`` keeps them: its ``num_samples`` is raised to this).
         output_dir: where the files go (default ``args.output_dir``).
         **rouge_options: settings of the scorer built in generate mode when ``compute_metrics`` is None
             (``RougeComputeMetrics`` arguments: ``rouge_types``, ``use_stemmer``, ``stats`` ...).
@@ -111,6 +114,8 @@ class RougeCallback(TrainerCallback):
         self.trainer_metric = compute_metrics
         if self.mode == "reuse":
             self.metric = compute_metrics
+            # The Trainer calls that instance, so it must keep the samples this callback writes.
+            compute_metrics.num_samples = max(compute_metrics.num_samples, num_samples)
         elif compute_metrics is not None:
             self.metric = compute_metrics.clone()
         else:  # validated now; the Trainer's processing_class replaces the placeholder at the first evaluation
@@ -237,8 +242,12 @@ class RougeCallback(TrainerCallback):
                 "signature": metric.signature}
 
     def _generation_kwargs(self, args: Any) -> Dict[str, Any]:
+        """``args.generation_max_length`` / ``generation_num_beams`` under the user's ``generation_kwargs``;
+        a length the user gives (``max_length`` or ``max_new_tokens``) replaces ``generation_max_length``, so
+        ``generate`` never receives both."""
         out: Dict[str, Any] = {}
-        if getattr(args, "generation_max_length", None) is not None:
+        user_length = any(self.generation_kwargs.get(k) is not None for k in LENGTH_KEYS)
+        if getattr(args, "generation_max_length", None) is not None and not user_length:
             out["max_length"] = args.generation_max_length
         if getattr(args, "generation_num_beams", None) is not None:
             out["num_beams"] = args.generation_num_beams
@@ -306,9 +315,9 @@ def generate_and_score(model: Any, tokenizer: Any, dataset: Any, metric: RougeCo
             features = [{k: r[k] for k in ("input_ids", "attention_mask") if k in r} for r in rows]
             enc = tokenizer.pad(features, return_tensors="pt")
             with torch.no_grad():
-                out = model.generate(input_ids=enc["input_ids"].to(device),
-                                     attention_mask=enc["attention_mask"].to(device) if "attention_mask" in enc else None,
-                                     **(generation_kwargs or {}))
+                out = generate_once(model, input_ids=enc["input_ids"].to(device),
+                                    attention_mask=enc["attention_mask"].to(device) if "attention_mask" in enc else None,
+                                    **(generation_kwargs or {}))
             width = max(len(r["labels"]) for r in rows)
             labels = np.full((len(rows), width), -100, dtype=np.int64)
             for i, r in enumerate(rows):

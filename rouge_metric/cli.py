@@ -58,7 +58,13 @@ FORMATS = ("auto", "text", "jsonl", "dataset")
 _JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 
 
+#: ``--predictions -`` / ``--references -`` (one of them): read standard input (UTF-8), as sacrebleu does.
+STDIN = "-"
+
+
 def _read_text(path: str) -> str:
+    if path == STDIN:
+        return _decode(sys.stdin.buffer.read(), "<stdin>")
     if os.path.isdir(path):
         raise InputError(f"{path}: is a directory (datasets saved with save_to_disk are read with --format "
                          "dataset or auto)", EXIT_FILE)
@@ -69,6 +75,10 @@ def _read_text(path: str) -> str:
         raise InputError(f"{path}: file not found", EXIT_FILE) from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror}", EXIT_FILE) from None
+    return _decode(data, path)
+
+
+def _decode(data: bytes, path: str) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -128,18 +138,15 @@ def read_dataset(path: str, fields: Sequence[Tuple[str, bool]], split: Optional[
         import datasets
     except ImportError:  # pragma: no cover - datasets is a dependency
         raise InputError("reading a saved dataset needs `pip install datasets`", EXIT_USAGE) from None
+    if path == STDIN:
+        raise InputError("-: standard input holds text or JSONL, not a saved dataset", EXIT_USAGE)
     if not os.path.exists(path):
         raise InputError(f"{path}: not found", EXIT_FILE)
     try:
         ds = datasets.load_from_disk(path)
     except FileNotFoundError as exc:
         raise InputError(f"{path}: not a dataset saved with save_to_disk ({exc})", EXIT_FORMAT) from None
-    if isinstance(ds, datasets.DatasetDict):
-        if split is None and len(ds) == 1:
-            split = next(iter(ds))
-        if split not in ds:
-            raise InputError(f"{path}: a DatasetDict with splits {list(ds)}; choose one with --split", EXIT_USAGE)
-        ds = ds[split]
+    ds = select_split(ds, split, path)
     for field, _ in fields:
         if field not in ds.column_names:
             raise InputError(f"{path}: missing column {field!r}; the dataset has columns {ds.column_names} "
@@ -153,9 +160,27 @@ def read_dataset(path: str, fields: Sequence[Tuple[str, bool]], split: Optional[
     return cols
 
 
+def select_split(ds: Any, split: Optional[str], path: str) -> Any:
+    """The ``--split`` of a saved ``DatasetDict`` (its only split when there is one and none is given)."""
+    if not hasattr(ds, "keys") or not all(hasattr(v, "column_names") for v in ds.values()):
+        if split is not None:
+            raise InputError(f"--split {split}: {path} is a single dataset, not a DatasetDict; drop --split",
+                             EXIT_USAGE)
+        return ds
+    if split is None:
+        if len(ds) == 1:
+            return ds[next(iter(ds))]
+        raise InputError(f"{path}: a DatasetDict with splits {list(ds)}; choose one with --split", EXIT_USAGE)
+    if split not in ds:
+        raise InputError(f"--split {split}: {path} has no split {split!r}; its splits are {list(ds)}", EXIT_USAGE)
+    return ds[split]
+
+
 def detect_format(path: str, fmt: str) -> str:
     if fmt != "auto":
         return fmt
+    if path == STDIN:
+        return "text"
     if os.path.isdir(path):
         return "dataset"
     return "jsonl" if path.lower().endswith(_JSONL_SUFFIXES) else "text"
@@ -165,6 +190,10 @@ def load_inputs(args: argparse.Namespace) -> Tuple[List[str], List[List[str]]]:
     """Predictions and per-example reference lists from the files named on the command line."""
     pfmt = detect_format(args.predictions, args.format)
     ref_paths = args.references or []
+    _check_one_stdin([("--predictions", args.predictions)] + [("--references", r) for r in ref_paths])
+    if args.split is not None and "dataset" not in {pfmt, *(detect_format(r, args.format) for r in ref_paths)}:
+        raise InputError(f"--split {args.split}: only a saved DatasetDict has splits, and the inputs are files",
+                         EXIT_USAGE)
     pfield = (args.prediction_field, False)
     rfield = (args.references_field, True)
     if not ref_paths and pfmt == "text":
@@ -200,6 +229,14 @@ def load_inputs(args: argparse.Namespace) -> Tuple[List[str], List[List[str]]]:
     return preds, refs_out
 
 
+def _check_one_stdin(inputs: Sequence[Tuple[str, Optional[str]]]) -> None:
+    """Standard input can be read once: at most one input may be ``-``."""
+    named = [opt for opt, path in inputs if path == STDIN]
+    if len(named) > 1:
+        raise InputError(f"{' and '.join(named)}: only one input can be '-' (standard input is read once)",
+                         EXIT_USAGE)
+
+
 # ------------------------------------------------------------------------------- config options
 #: Names allowed for a config field, looked up at parser build time (so names added to these tuples
 #: appear automatically).
@@ -227,6 +264,10 @@ _HELP = {
 }
 #: Settings of the corpus aggregation: meaningless for one example (not offered by ``explain``).
 AGGREGATION_FIELDS = ("aggregation", "n_resamples", "confidence_level", "seed")
+
+#: Settings of ``tokenizer="ids"`` (token-id inputs): the command line reads texts, so ``--tokenizer`` has
+#: no ``ids`` choice and these are not offered.
+IDS_FIELDS = ("ignore_ids", "sentence_ids")
 
 
 def _docstring_help() -> Dict[str, str]:
@@ -265,13 +306,18 @@ def _config_fields() -> List[Tuple[_Field, Any]]:
     return [(_Field(name, defaults[name]), hints.get(name)) for name in RougeConfig._fields]
 
 
-def add_config_arguments(p: argparse.ArgumentParser, aggregation: bool = True) -> None:
-    """One option per :class:`RougeConfig` field (defaults and allowed names from config.py);
-    ``aggregation=False`` leaves out the corpus aggregation settings (:data:`AGGREGATION_FIELDS`)."""
+def add_config_arguments(p: argparse.ArgumentParser, aggregation: bool = True,
+                         exclude: Sequence[str] = ()) -> None:
+    """One option per :class:`RougeConfig` field (defaults and allowed names from config.py), minus the
+    token-id settings (:data:`IDS_FIELDS`) and ``exclude``; ``aggregation=False`` leaves out the corpus
+    aggregation settings (:data:`AGGREGATION_FIELDS`) and ``--bootstrap``."""
     g = p.add_argument_group("scoring options (RougeConfig fields)")
     doc_help = _docstring_help()
+    if config_mod.IDS_TOKENIZER not in config_mod.TOKENIZERS:
+        exclude = tuple(exclude) + IDS_FIELDS
+    offered: Dict[str, Any] = {}
     for f, hint in _config_fields():
-        if not aggregation and f.name in AGGREGATION_FIELDS:
+        if (not aggregation and f.name in AGGREGATION_FIELDS) or f.name in exclude:
             continue
         opt = "--" + f.name.replace("_", "-")
         default = f.default
@@ -296,11 +342,15 @@ def add_config_arguments(p: argparse.ArgumentParser, aggregation: bool = True) -
                 args = typing.get_args(hint)
                 typ = next((a for a in args if a in (int, float)), str)
             g.add_argument(opt, type=typ, default=default, help=help_ + " (default: %(default)s)")
-    if aggregation:
+    if aggregation and "aggregation" not in exclude:
         g.add_argument("--bootstrap", dest="aggregation", action="store_const", const="bootstrap",
                        help="shorthand for --aggregation bootstrap")
     g.add_argument("--backend", default=None, choices=["auto", "python", "native"],
                    help="kernel backend (default: $ROUGE_METRIC_BACKEND or auto; the numbers are the same)")
+    for action in g._group_actions:  # the first action of a dest sets its default (--bootstrap comes later)
+        if action.dest in RougeConfig._fields and action.dest not in offered:
+            offered[action.dest] = action.default
+    p.set_defaults(_config_defaults=offered)
 
 
 def config_from_args(args: argparse.Namespace) -> RougeConfig:
@@ -335,8 +385,25 @@ def _score_rouge155(args: argparse.Namespace, preds: List[str], refs: List[List[
     """``--rouge155 OPTIONS``: the ROUGE-1.5.5.pl preset (its printed averages and intervals)."""
     from .rouge155 import Rouge155
 
-    scorer = Rouge155.from_perl_options(args.rouge155, exceptions=args.exceptions, stopwords=args.stopwords,
-                                        backend=args.backend)
+    changed = [name for name, default in args._config_defaults.items()
+               if name != "stopwords" and getattr(args, name) != default]
+    if changed:
+        opts = ", ".join("--" + n.replace("_", "-") for n in changed)
+        raise InputError(f"{opts}: --rouge155 takes its settings from the script's options (e.g. -m for stemming, "
+                         "-n for the n-gram types); drop " + ("it" if len(changed) == 1 else "them"), EXIT_USAGE)
+    try:
+        scorer = Rouge155.from_perl_options(args.rouge155, exceptions=args.exceptions, stopwords=args.stopwords,
+                                            backend=args.backend)
+    except ValueError as exc:
+        message = str(exc)
+        if not message.startswith("options: "):
+            raise
+        message = (message.replace("options: ", "--rouge155: ", 1)
+                   .replace("exceptions=<the WordNet exception list> (see Rouge155)",
+                            "--exceptions FILE (the WordNet exception list, one 'inflected<TAB>lemma' per line)")
+                   .replace("stopwords=<path of smart_common_words.txt or a word list>",
+                            "--stopwords FILE (ROUGE-1.5.5's smart_common_words.txt)"))
+        raise InputError(message, EXIT_USAGE) from None
     return scorer.compute(predictions=preds, references=refs, return_per_example=bool(args.per_example))
 
 
@@ -464,11 +531,10 @@ def _read_prediction_column(path: str, args: argparse.Namespace) -> List[str]:
 def cmd_compare(args: argparse.Namespace) -> int:
     from .significance import compare
 
-    if args.aggregation != "mean":
-        raise InputError("--aggregation/--bootstrap: compare reports exact means and tests their differences "
-                         "(choose the test with --method)", EXIT_USAGE)
     if not 0.0 < args.level < 1.0:
         raise InputError(f"--level: expected a number in (0, 1), got {args.level}", EXIT_USAGE)
+    _check_one_stdin([("--baseline", args.baseline)] + [("--system", p) for p in args.system]
+                     + [("--references", r) for r in args.references or []])
     seen = set()
     for path in args.system:
         if path in seen:
@@ -552,7 +618,7 @@ def _add_compare_parser(sub: Any, fmt: Any) -> None:
                    help="statistics in the table (default: fmeasure)")
     o.add_argument("--digits", type=int, default=2, help="digits in the table (default: %(default)s)")
     o.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_config_arguments(cp)
+    add_config_arguments(cp, exclude=("aggregation",))  # compare reports exact means and tests their differences
     defaults = ", ".join(f"{m}: {k}" for m, k in DEFAULT_RESAMPLES.items())
     helps = {"n_resamples": f"bootstrap resamples or randomization trials (default: {defaults})",
              "seed": "seed of every draw (default: %(default)s)",
@@ -593,6 +659,14 @@ def _import_generator(spec: str) -> Any:
     return obj
 
 
+def _check_model_path(name: str) -> None:
+    """A ``--model`` spelled as a path (absolute, ``./``, ``../``, ``~``) must be a folder."""
+    local = os.path.isabs(name) or name.startswith((".", "~")) or os.path.exists(name)
+    if local and not os.path.isdir(os.path.expanduser(name)):
+        raise InputError(f"--model: {name}: no such folder (give a transformers model folder, or a Hub model name "
+                         "such as google-t5/t5-small)", EXIT_FILE)
+
+
 def _model_generator(args: argparse.Namespace) -> Any:
     """A transformers model folder or Hub name: seq2seq through model.generate, causal LMs through
     the text-generation pipeline (chat template when the tokenizer has one)."""
@@ -602,6 +676,8 @@ def _model_generator(args: argparse.Namespace) -> Any:
         import transformers
     except ImportError:
         raise InputError("--model needs transformers and torch: pip install -e \".[train]\"", EXIT_USAGE) from None
+    name = args.model
+    _check_model_path(name)
     kwargs: Dict[str, Any] = {"max_new_tokens": args.max_new_tokens, "do_sample": False}
     if args.generate_kwargs:
         try:
@@ -611,32 +687,34 @@ def _model_generator(args: argparse.Namespace) -> Any:
         if not isinstance(extra, dict):
             raise InputError("--generate-kwargs: expected a JSON object, e.g. '{\"num_beams\": 4}'", EXIT_USAGE)
         kwargs.update(extra)
-    config = transformers.AutoConfig.from_pretrained(args.model)
-    if getattr(config, "is_encoder_decoder", False):
-        tokenizer = transformers.AutoTokenizer.from_pretrained(args.model)
-        model = transformers.AutoModelForSeq2SeqLM.from_pretrained(args.model)
-        return ModelGenerator(model, tokenizer, args.prompt, **kwargs)
-    pipe = transformers.pipeline("text-generation", model=args.model)
+    try:
+        config = transformers.AutoConfig.from_pretrained(args.model)
+        if getattr(config, "is_encoder_decoder", False):
+            tokenizer = transformers.AutoTokenizer.from_pretrained(args.model)
+            model = transformers.AutoModelForSeq2SeqLM.from_pretrained(args.model)
+            return ModelGenerator(model, tokenizer, args.prompt, **kwargs)
+        pipe = transformers.pipeline("text-generation", model=args.model)
+    except (OSError, ValueError) as exc:  # not a model folder, unknown Hub name, offline, no weights...
+        first = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
+        raise InputError(f"--model: cannot load {name!r}: {first}", EXIT_FILE) from None
     return PipelineGenerator(pipe, args.prompt, system=args.system, **kwargs)
 
 
 def cmd_generate_and_score(args: argparse.Namespace) -> int:
     from .generation import generate_and_score, load_examples
 
+    if args.model is not None:
+        _check_model_path(args.model)  # before reading the data
     data: Any = args.data
     if os.path.isdir(data):
         import datasets
 
-        data = datasets.load_from_disk(args.data)
-        if isinstance(data, datasets.DatasetDict):
-            if args.split is None and len(data) == 1:
-                args.split = next(iter(data))
-            if args.split not in data:
-                raise InputError(f"{args.data}: a DatasetDict with splits {list(data)}; choose one with --split",
-                                 EXIT_USAGE)
-            data = data[args.split]
+        data = select_split(datasets.load_from_disk(args.data), args.split, args.data)
     elif not os.path.exists(data):
         raise InputError(f"{data}: file not found", EXIT_FILE)
+    elif args.split is not None:
+        raise InputError(f"--split {args.split}: only a saved DatasetDict has splits, and {data} is a file",
+                         EXIT_USAGE)
     try:
         docs, refs = load_examples(data, document_column=args.document_field,
                                    references_column=args.references_field or ["references"])
@@ -724,10 +802,12 @@ def _add_generate_parser(sub: Any, fmt: Any) -> None:
 def _add_input_arguments(p: argparse.ArgumentParser, required: bool) -> None:
     g = p.add_argument_group("inputs")
     g.add_argument("--predictions", required=required, metavar="PATH",
-                   help="predictions: a text file (one per line), a JSONL file or a saved dataset directory")
+                   help="predictions: a text file (one per line), a JSONL file or a saved dataset directory; "
+                        "'-' reads standard input (text, or JSONL with --format jsonl)")
     g.add_argument("--references", action="append", metavar="PATH",
                    help="references, aligned with the predictions (repeat for several references); "
-                        "omit to read them from the predictions JSONL file or dataset")
+                        "omit to read them from the predictions JSONL file or dataset; '-' reads standard input "
+                        "(one input at most)")
     _add_format_arguments(g, "the reference(s): a string or a list of strings")
 
 
@@ -757,10 +837,18 @@ def _epilog() -> str:
     return "exit codes:\n" + "\n".join(f"  {k:<4} {v}" for k, v in EXIT_CODES.items())
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (exit 2) that point to ``--help``; subcommands inherit it."""
+
+    def error(self, message: str) -> "typing.NoReturn":  # type: ignore[override]
+        text = " ".join(message.split())
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {text} (see: {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(prog="rouge-metric", description="ROUGE scores with a signature.",
-                                     epilog=_epilog(), formatter_class=fmt)
+    parser = _Parser(prog="rouge-metric", description="ROUGE scores with a signature.",
+                     epilog=_epilog(), formatter_class=fmt)
     from ._version import __version__
 
     parser.add_argument("--version", action="version", version=f"rouge-metric {__version__}")
@@ -819,7 +907,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # name the subcommand whose --help lists what it takes
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.func(args)
     except InputError as exc:

@@ -26,12 +26,13 @@ wrappers use the objects they are given.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import sys
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig
 from .jsonl import parse_jsonl
@@ -47,6 +48,10 @@ ON_CACHE_MISMATCH = ("error", "regenerate")
 
 #: Marker of the cache file format (first key of its settings lines).
 CACHE_FORMAT = "rouge_metric.generation_cache/1"
+
+#: The settings key naming what generated the rows (``module:qualname``, :func:`generator_name`): two
+#: generators never share cached rows, whatever else their settings say.
+GENERATOR_KEY = "generator_callable"
 
 _HASH_CHARS = 16  # 64 bits of sha256: ample to tell documents and settings apart
 
@@ -333,7 +338,30 @@ def _check_outputs(outputs: Any, batch: int, indices: List[int]) -> List[str]:
     return outputs
 
 
+def generator_name(generator: Any) -> str:
+    """``module:qualname`` of what generates: the function, or the class of a callable object; a wrapper
+    that sets ``__wrapped__`` (``functools.wraps``) is named by what it wraps, a ``functools.partial`` by its
+    function."""
+    seen = 0
+    while seen < 100:  # __wrapped__ chains end; the bound guards against a cycle
+        inner = getattr(generator, "__wrapped__", None)
+        if inner is None:
+            inner = getattr(generator, "func", None) if type(generator).__name__ == "partial" else None
+        if inner is None:
+            break
+        generator, seen = inner, seen + 1
+    named = generator if hasattr(generator, "__qualname__") and not hasattr(generator, "__self__") or \
+        isinstance(generator, type) else None
+    if named is None and hasattr(generator, "__func__"):  # a bound method: its class and name
+        named = generator.__func__
+    if named is None:
+        named = type(generator)
+    return f"{getattr(named, '__module__', None) or '?'}:{getattr(named, '__qualname__', type(named).__name__)}"
+
+
 def _settings_of(generator: Any, settings: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    """The cache key's settings: the generator's name (:data:`GENERATOR_KEY`), its own
+    ``generation_settings`` and the caller's ``settings``."""
     out: Dict[str, Any] = {}
     own = getattr(generator, "generation_settings", None)
     if own is not None:
@@ -342,6 +370,9 @@ def _settings_of(generator: Any, settings: Optional[Mapping[str, Any]]) -> Dict[
         if not isinstance(settings, Mapping):
             raise TypeError(f"settings: expected a dict of JSON values, got {type(settings).__name__}")
         out.update(settings)
+    if GENERATOR_KEY in out:
+        raise ValueError(f"settings: {GENERATOR_KEY!r} is reserved: the cache records the generator's name there")
+    out[GENERATOR_KEY] = generator_name(generator)
     canonical_settings(out)  # fail now, before any generation
     return out
 
@@ -428,6 +459,9 @@ def generate_and_score(generator: Generator, data: Any = None, *, documents: Opt
             if other:
                 diffs = "; ".join(_settings_diff(s, run_settings) for s in other_settings.values())
                 problems.append(f"{_describe(other)}: generated with other settings ({diffs})")
+                if any(GENERATOR_KEY not in s for s in other_settings.values()):
+                    problems.append(f"a cache written before {GENERATOR_KEY!r} was recorded cannot tell which "
+                                    "generator made its rows, so they are not reused")
             raise ValueError(f"cache: {store.path} holds generations made for other inputs: " + "; ".join(problems)
                              + ". Delete the file, give another cache path, or pass on_cache_mismatch='regenerate' "
                              "to generate these examples again")
@@ -487,6 +521,40 @@ def _json_kwargs(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
     return dict(kwargs)
 
 
+#: The ``generate`` arguments that set the output length: give one, ``generate`` warns when both are set.
+LENGTH_KEYS = ("max_length", "max_new_tokens")
+
+
+@contextlib.contextmanager
+def _one_length(owners: Sequence[Any], kwargs: Mapping[str, Any]) -> Iterator[None]:
+    """With an explicit ``max_new_tokens`` (and no ``max_length``) in ``kwargs``, set aside the ``max_length``
+    of the owners' ``generation_config`` for the block, and put it back after.
+
+    transformers takes ``max_new_tokens`` over ``max_length`` but warns "Both max_new_tokens and max_length
+    seem to have been set" when a ``generation_config`` carries a ``max_length`` too; setting it aside
+    changes no generated token.
+    """
+    saved = []
+    if kwargs.get("max_new_tokens") is not None and kwargs.get("max_length") is None:
+        for owner in owners:
+            config = getattr(owner, "generation_config", None)
+            if getattr(config, "max_length", None) is not None:
+                saved.append((config, config.max_length))
+                config.max_length = None
+    try:
+        yield
+    finally:
+        for config, value in saved:
+            config.max_length = value
+
+
+def generate_once(model: Any, **kwargs: Any) -> Any:
+    """``model.generate(**kwargs)`` where an explicit ``max_new_tokens`` is the only length (no "Both
+    max_new_tokens and max_length" warning; the same tokens)."""
+    with _one_length([model], kwargs):
+        return model.generate(**kwargs)
+
+
 class PipelineGenerator:
     """A transformers ``text-generation`` pipeline as a batch callable ``list[str] -> list[str]``.
 
@@ -532,7 +600,8 @@ class PipelineGenerator:
 
     def __call__(self, documents: List[str]) -> List[str]:
         kwargs = dict(self.generate_kwargs, return_full_text=False, batch_size=self.batch_size or len(documents))
-        outputs = self.pipe([self._input(d) for d in documents], **kwargs)
+        with _one_length([getattr(self.pipe, "model", None), self.pipe], kwargs):
+            outputs = self.pipe([self._input(d) for d in documents], **kwargs)
         texts = []
         for out in outputs:
             first = out[0] if isinstance(out, list) else out
@@ -593,7 +662,7 @@ class ModelGenerator:
         if training:  # no dropout while generating; a model in training goes back to training mode
             self.model.eval()
         try:
-            out = self.model.generate(**enc, **self.generate_kwargs)
+            out = generate_once(self.model, **enc, **self.generate_kwargs)
         finally:
             if training:
                 self.model.train()

@@ -35,15 +35,18 @@ AGG_NAME = "rouge_state"
 
 
 class RougeAggregate(AggregateFnV2):
-    """Adds the state rows written by :class:`PartialScorer`: the accumulator is ``[n, limbs]``
-    (Python ints), ``aggregate_block`` sums a block's rows with numpy int64, ``combine`` adds two
-    accumulators. ``finalize`` returns the merged ``[n, limbs]``; :func:`state_result` makes the result.
-    O(rows * width) integer additions, width = (3 * types + 2) * 36.
+    """Adds the state rows written by :class:`PartialScorer`: the accumulator is one flat list of ints,
+    ``[n, limb_0, ..., limb_{width-1}]``, which Ray stores as an Arrow ``list<int64>`` column (a nested
+    ``[n, [limbs]]`` has no Arrow type: Ray would pickle it, with a warning). Every value fits int64: a
+    limb holds 32 bits, so 2**31 states can be added before one could overflow. ``aggregate_block`` sums
+    a block's rows with numpy int64, ``combine`` adds two accumulators, ``finalize`` returns the merged
+    list; :func:`state_result` makes the result. O(rows * width) integer additions,
+    width = (3 * types + 2) * 36.
     """
 
     def __init__(self, rouge_types: Sequence[str], name: str = AGG_NAME) -> None:
         self.width = n_columns(rouge_types) * LIMBS
-        super().__init__(name, zero_factory=lambda: [0, [0] * self.width], on=None, ignore_nulls=False)
+        super().__init__(name, zero_factory=lambda: [0] * (1 + self.width), on=None, ignore_nulls=False)
 
     def aggregate_block(self, block: Any) -> List[Any]:
         from ray.data.block import BlockAccessor
@@ -53,14 +56,14 @@ class RougeAggregate(AggregateFnV2):
         cols = BlockAccessor.for_block(block).to_numpy([STATE_N, STATE_LIMBS])
         limbs = np.asarray(cols[STATE_LIMBS], dtype=np.int64)
         if limbs.size == 0:
-            return [0, [0] * self.width]
+            return [0] * (1 + self.width)
         limbs = np.stack(list(limbs)) if limbs.dtype == object else limbs
         if limbs.shape[-1] != self.width:
             raise ValueError(f"{STATE_LIMBS}: rows of {limbs.shape[-1]} limbs, expected {self.width} for these types")
-        return [int(np.asarray(cols[STATE_N], dtype=np.int64).sum()), [int(v) for v in limbs.sum(axis=0)]]
+        return [int(np.asarray(cols[STATE_N], dtype=np.int64).sum())] + [int(v) for v in limbs.sum(axis=0)]
 
     def combine(self, current_accumulator: List[Any], new: List[Any]) -> List[Any]:
-        return [current_accumulator[0] + new[0], [a + b for a, b in zip(current_accumulator[1], new[1])]]
+        return [a + b for a, b in zip(current_accumulator, new)]
 
 
 def score_dataset(ds: Any, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
@@ -78,10 +81,12 @@ def score_dataset(ds: Any, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
                            num_threads=num_threads, **options)
     states = ds.map_batches(scorer, batch_size=batch_size, batch_format="numpy")
     merged = states.aggregate(RougeAggregate(scorer.rouge.rouge_types))[AGG_NAME]
-    return result_from_state(scorer.rouge, (merged[0], merged[1]))
+    return state_result(scorer, merged)
 
 
 def state_result(scorer: PartialScorer, merged: Any) -> CorpusResult:
-    """The result of ``Dataset.aggregate(RougeAggregate(...))[AGG_NAME]`` for the scorer that wrote the states."""
-    state: State = (int(merged[0]), [int(v) for v in merged[1]])
+    """The result of ``Dataset.aggregate(RougeAggregate(...))[AGG_NAME]`` (``[n, limbs...]``) for the scorer
+    that wrote the states."""
+    values = [int(v) for v in merged]
+    state: State = (values[0], values[1:])
     return result_from_state(scorer.rouge, state)

@@ -65,9 +65,12 @@ Args:
     multi_ref: "max" (default; rouge-score's score_multi), "mean", "pool" (ROUGE-1.5.5 -f A),
         "best_recall" (ROUGE-1.5.5 -f B).
     return_precision_recall: also return `<type>_precision` and `<type>_recall`.
-    confidence_interval: also return `<key>_low` / `<key>_high` (seeded percentile bootstrap).
-    n_resamples, confidence_level, seed: bootstrap settings (defaults 1000, 0.95, 0).
-    beta: F-measure beta (default 1: F1). alpha: ROUGE-1.5.5's -p alpha (overrides beta).
+    confidence_interval: True also returns `<key>_low` / `<key>_high` (seeded percentile bootstrap of the
+        corpus mean; not with use_aggregator=False). A number in (0, 1) is the confidence level, as in
+        rouge-score's BootstrapAggregator(confidence_interval=0.95): 0.9 gives a 90% interval.
+    n_resamples, confidence_level, seed: bootstrap settings (defaults 1000, 0.95, 0); only with
+        confidence_interval (given without it, they are refused rather than ignored).
+    beta: F-measure beta (default 1: F1). alpha: ROUGE-1.5.5's -p alpha, instead of beta (not both).
     wlcs_weight: ROUGE-W weight (default 1.2).
     return_signature: also return "signature", a string naming every setting.
 Returns:
@@ -99,6 +102,40 @@ def _check_keywords(method, kwargs):
         f"{mine[0]}= and {mine[1]}=" + (f" (did you mean {', '.join(fixes)}?)" if fixes else "")
         + f"; {other}() takes {theirs[0]}= and {theirs[1]}="
     )
+
+
+def _interval_level(confidence_interval, confidence_level, use_aggregator, bootstrap_settings):
+    """The bootstrap confidence level asked for, or None for no interval; refuses every combination whose
+    setting would be dropped. ``confidence_interval`` is True/False or, as rouge-score's
+    ``BootstrapAggregator(confidence_interval=0.95)`` spells it, the level itself (a number in (0, 1))."""
+    if isinstance(confidence_interval, bool):
+        default = RougeConfig._defaults()["confidence_level"]
+        level = (default if confidence_level is None else confidence_level) if confidence_interval else None
+    elif isinstance(confidence_interval, (int, float)) and 0.0 < confidence_interval < 1.0:
+        if confidence_level is not None and confidence_level != confidence_interval:
+            raise ValueError(
+                f"confidence_interval={confidence_interval!r} is a confidence level, and confidence_level="
+                f"{confidence_level!r} another: give one of them"
+            )
+        level = float(confidence_interval)
+    else:
+        raise ValueError(
+            "confidence_interval: expected True/False or a confidence level in (0, 1) (e.g. 0.9, as "
+            f"rouge-score's BootstrapAggregator takes it), got {confidence_interval!r}"
+        )
+    if level is None:
+        given = [k for k, v in [("confidence_level", confidence_level), *bootstrap_settings.items()] if v is not None]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)}: bootstrap settings, used only with confidence_interval=True (or a level "
+                "such as confidence_interval=0.9); add it or drop them"
+            )
+    elif not use_aggregator:
+        raise ValueError(
+            "confidence_interval: an interval is one of the corpus mean, and use_aggregator=False returns "
+            "per-example scores; drop one of them"
+        )
+    return level
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -179,28 +216,34 @@ class RougeMetric(evaluate.Metric):
         multi_ref="max",
         return_precision_recall=False,
         confidence_interval=False,
-        n_resamples=1000,
-        confidence_level=0.95,
-        seed=0,
-        beta=1.0,
+        n_resamples=None,
+        confidence_level=None,
+        seed=None,
+        beta=None,
         alpha=None,
         wlcs_weight=1.2,
         stopwords=None,
         return_signature=False,
     ):
+        if alpha is not None and beta is not None:
+            raise ValueError(f"alpha={alpha!r} and beta={beta!r}: both set the F-measure (alpha = 1/(1+beta^2)); "
+                             "give one of them")
+        level = _interval_level(confidence_interval, confidence_level, use_aggregator,
+                                {"n_resamples": n_resamples, "seed": seed})
+        defaults = RougeConfig._defaults()
         config = RougeConfig(
             rouge_types=rouge_types if rouge_types is not None else DEFAULT_ROUGE_TYPES,
             use_stemmer=use_stemmer,
             tokenizer=tokenizer,
             sentence_splitter=sentence_splitter,
             multi_ref=multi_ref,
-            beta=beta,
+            beta=defaults["beta"] if beta is None else beta,
             alpha=alpha,
             wlcs_weight=wlcs_weight,
-            aggregation="bootstrap" if confidence_interval else "mean",
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            seed=seed,
+            aggregation="bootstrap" if level is not None else "mean",
+            n_resamples=defaults["n_resamples"] if n_resamples is None else n_resamples,
+            confidence_level=defaults["confidence_level"] if level is None else level,
+            seed=defaults["seed"] if seed is None else seed,
             stopwords=stopwords,
         )
         rouge = Rouge(config=config)

@@ -8,6 +8,7 @@ for the means), never from the adapter itself. Training runs use the tiny offlin
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import subprocess
@@ -468,6 +469,80 @@ def test_reuse_mode_warns_when_the_adapter_was_not_called(trained, tmp_path, cap
         trainer.evaluate()
     assert "was not called in this evaluation" in caplog.text
     assert callback.history == [] and not (tmp_path / "rouge_history.jsonl").exists()
+
+
+def test_reuse_mode_keeps_and_writes_samples_with_the_adapter_default(trained, tmp_path):
+    """The documented set-up, RougeComputeMetrics(tokenizer) (num_samples=0 by default) as compute_metrics and
+    RougeCallback(metric, num_samples=N): the callback raises the adapter's num_samples, so rouge_samples.jsonl
+    holds N samples scored as the core scores the decoded predictions."""
+    setup = trained["setup"]
+    metric = RougeComputeMetrics(setup.tokenizer)
+    callback = RougeCallback(metric, num_samples=3)
+    assert metric.num_samples == 3
+    trainer = transformers.Seq2SeqTrainer(model=setup.model, args=tiny_training_args(str(tmp_path)),
+                                          eval_dataset=setup.eval_dataset, data_collator=setup.data_collator,
+                                          processing_class=setup.tokenizer, compute_metrics=metric,
+                                          callbacks=[callback])
+    trainer.evaluate()
+    lines = [json.loads(x) for x in (tmp_path / "rouge_samples.jsonl").read_text().splitlines()]
+    assert len(lines) == 1 and len(lines[0]["samples"]) == 3 and callback.samples == lines[0]["samples"]
+    pred = trainer.predict(setup.eval_dataset)  # same model, greedy: the same generations
+    texts = independent_decode(setup.tokenizer, pred.predictions)
+    for i, sample in enumerate(lines[0]["samples"]):
+        assert (sample["index"], sample["prediction"], sample["reference"]) == (i, texts[i], setup.eval_pairs[i][1])
+        want = rouge_metric.compute(predictions=[texts[i]], references=[setup.eval_pairs[i][1]], use_stemmer=True)
+        assert sample["scores"] == {t: 100 * want.scores[t].fmeasure for t in ("rouge1", "rouge2", "rougeL", "rougeLsum")}
+    # a larger num_samples on the adapter is kept (the callback writes its own num_samples of them)
+    wide = RougeComputeMetrics(setup.tokenizer, num_samples=5)
+    RougeCallback(wide, num_samples=2)
+    assert wide.num_samples == 5
+
+
+class _TransformersWarnings(logging.Handler):
+    """Collects the records of the ``transformers`` logger (which does not propagate to the root logger)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+    def __enter__(self):
+        logging.getLogger("transformers").addHandler(self)
+        return self
+
+    def __exit__(self, *exc):
+        logging.getLogger("transformers").removeHandler(self)
+
+
+def test_generate_mode_sets_one_length_and_the_user_kwargs_win(trained, tmp_path):
+    """generation_max_length (args) and max_new_tokens (the user's generation_kwargs): generate receives only
+    max_new_tokens, so transformers does not warn "Both max_new_tokens and max_length"; the scores are those of
+    generating with max_new_tokens alone."""
+    setup = trained["setup"]
+    assert setup.model.generation_config.max_length is not None  # the model's own length: the other trap
+    subset = setup.eval_dataset[:4]
+    callback = RougeCallback(eval_dataset=subset, batch_size=4, generation_kwargs={"max_new_tokens": 5})
+    args = tiny_training_args(str(tmp_path), predict_with_generate=False, generation_max_length=16)
+    assert callback._generation_kwargs(args) == {"max_new_tokens": 5}
+    trainer = transformers.Seq2SeqTrainer(model=setup.model, args=args, eval_dataset=setup.eval_dataset,
+                                          data_collator=setup.data_collator, processing_class=setup.tokenizer,
+                                          callbacks=[callback])
+    callback.bind(trainer)
+    with _TransformersWarnings() as caught:
+        out = trainer.evaluate()
+    assert not [m for m in caught.messages if "max_new_tokens" in m], caught.messages
+    setup.model.eval()
+    batch = setup.tokenizer.pad([{"input_ids": r["input_ids"]} for r in subset], return_tensors="pt")
+    with torch.no_grad():
+        gen = setup.model.generate(**batch, max_new_tokens=5)
+    expected = core_metrics(independent_decode(setup.tokenizer, gen.numpy()), [s for _, s in setup.eval_pairs[:4]])
+    assert {k: out[f"eval_subset_{k}"] for k in expected} == expected
+    assert setup.model.generation_config.max_length == 12  # put back after each generate call
+    # without a user length, generation_max_length is used
+    assert RougeCallback(eval_dataset=subset, generation_kwargs={"num_beams": 2})._generation_kwargs(args) == \
+        {"max_length": 16, "num_beams": 2}
 
 
 @pytest.mark.parametrize("kwargs, match", [

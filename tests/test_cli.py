@@ -104,6 +104,9 @@ def test_every_config_field_has_an_option_with_config_choices(monkeypatch):
     params = list(inspect.signature(RougeConfig).parameters)
     assert params == list(RougeConfig._fields)
     for name in params:
+        if name in cli.IDS_FIELDS:  # token-id settings: the command line reads texts (no --tokenizer ids)
+            assert name not in opts, name
+            continue
         assert name in opts, f"no command-line option for RougeConfig.{name}"
     assert opts["tokenizer"].choices == list(config_mod.TOKENIZERS)
     assert opts["multi_ref"].choices == list(config_mod.MULTI_REF_MODES)
@@ -230,7 +233,7 @@ def test_rouge155_preset_from_the_command_line(tmp_path, capsys, shared_dir):
     assert json.loads(out)["scores"] == json.loads(json.dumps(want.as_json()["scores"]))
     assert json.loads(out)["signature"].startswith("preset:rouge155|")
     code, _, err = run(["score", "--predictions", str(p), "--references", str(r), "--rouge155", "-n 2 -m"], capsys)
-    assert code == cli.EXIT_USAGE and "-m needs exceptions" in err
+    assert code == cli.EXIT_USAGE and "--rouge155: -m needs --exceptions FILE" in err
     code, _, err = run(["score", "--predictions", str(p), "--references", str(r), "--exceptions", str(exc)], capsys)
     assert code == cli.EXIT_USAGE and "--exceptions: only used with --rouge155" in err
 
@@ -294,3 +297,121 @@ def test_stopwords_help_speaks_of_a_file():
     score_help = cli.build_parser()._subparsers._group_actions[0].choices["score"].format_help()
     text = " ".join(score_help.split())
     assert "--stopwords STOPWORDS a UTF-8 file with one word per line" in text and "iterable" not in text
+
+
+# ----------------------------------------------------------------- one-line errors, stdin, offered options
+def _subparser(name):
+    return cli.build_parser()._subparsers._group_actions[0].choices[name]
+
+
+@pytest.mark.parametrize("argv, where, what", [
+    (["score", "--predictions", "p.txt", "--bogus"], "rouge-metric score", "unrecognized arguments: --bogus"),
+    (["score", "--references", "r.txt"], "rouge-metric score", "the following arguments are required: --predictions"),
+    (["score", "--predictions", "p", "--multi-ref", "median"], "rouge-metric score",
+     "argument --multi-ref: invalid choice: 'median'"),
+    (["compare", "--baseline", "b"], "rouge-metric compare", "the following arguments are required: --system"),
+    (["nope"], "rouge-metric", "argument COMMAND: invalid choice: 'nope'"),
+    ([], "rouge-metric", "the following arguments are required: COMMAND"),
+])
+def test_usage_errors_are_one_line_with_a_help_hint(capsys, argv, where, what):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(argv)
+    captured = capsys.readouterr()
+    assert exc.value.code == cli.EXIT_USAGE and captured.out == ""
+    assert captured.err.count("\n") == 1, captured.err  # one line, no usage block
+    assert captured.err.startswith(f"{where}: error: {what}") and f"(see: {where} --help)" in captured.err
+
+
+def test_dash_reads_standard_input(capsys, monkeypatch):
+    """--predictions - / --references - read stdin (text, or JSONL with --format jsonl): the same result as
+    the files; two '-' inputs are refused (stdin is read once)."""
+    import io
+
+    def stdin_of(path):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((DATA / path).read_bytes()), encoding="utf-8"))
+
+    want = Rouge().compute(predictions=lines("predictions.txt"), references=lines("references.txt")).as_json()
+    stdin_of("predictions.txt")
+    code, out, err = run(["score", "--predictions", "-", "--references", DATA / "references.txt", "--json"], capsys)
+    assert code == 0 and json.loads(out) == want, err
+    stdin_of("references.txt")
+    code, out, _ = run(["score", "--predictions", DATA / "predictions.txt", "--references", "-", "--json"], capsys)
+    assert code == 0 and json.loads(out) == want
+    rows = "".join(json.dumps({"prediction": p, "references": [r]}) + "\n"
+                   for p, r in zip(lines("predictions.txt"), lines("references.txt")))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(rows.encode()), encoding="utf-8"))
+    code, out, _ = run(["score", "--predictions", "-", "--format", "jsonl", "--json"], capsys)
+    assert code == 0 and json.loads(out) == want
+    code, out, err = run(["score", "--predictions", "-", "--references", "-"], capsys)
+    assert code == cli.EXIT_USAGE and out == ""
+    assert err == "rouge-metric: error: --predictions and --references: only one input can be '-' (standard input " \
+                  "is read once)\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a\xff\n"), encoding="utf-8"))
+    code, _, err = run(["score", "--predictions", "-", "--references", DATA / "references.txt"], capsys)
+    assert code == cli.EXIT_FORMAT and err.startswith("rouge-metric: error: <stdin>:1: invalid UTF-8")
+
+
+def test_split_messages_say_what_was_given(tmp_path, capsys):
+    datasets = pytest.importorskip("datasets")
+    ds = datasets.Dataset.from_dict({"prediction": ["a b"], "references": [["a b"]]})
+    datasets.DatasetDict({"test": ds, "validation": ds}).save_to_disk(str(tmp_path / "dd"))
+    ds.save_to_disk(str(tmp_path / "ds"))
+    capsys.readouterr()  # datasets' progress bars
+    code, _, err = run(["score", "--predictions", tmp_path / "dd", "--split", "train"], capsys)
+    assert code == cli.EXIT_USAGE
+    assert err == f"rouge-metric: error: --split train: {tmp_path / 'dd'} has no split 'train'; its splits are " \
+                  "['test', 'validation']\n"
+    code, _, err = run(["score", "--predictions", tmp_path / "dd"], capsys)
+    assert code == cli.EXIT_USAGE and "choose one with --split" in err
+    code, _, err = run(["score", "--predictions", tmp_path / "ds", "--split", "train"], capsys)
+    assert code == cli.EXIT_USAGE and "--split train: " in err and "not a DatasetDict; drop --split" in err
+    (tmp_path / "d.jsonl").write_text('{"document": "a b", "references": "a"}\n', encoding="utf-8")
+    gen = ["generate-and-score", "--generator", "x:y", "--split", "train", "-q"]
+    code, _, err = run(gen + ["--data", tmp_path / "dd"], capsys)
+    assert code == cli.EXIT_USAGE and "--split train: " in err and "has no split 'train'" in err
+    # --split with files only is refused, not ignored
+    code, _, err = run(gen + ["--data", tmp_path / "d.jsonl"], capsys)
+    assert code == cli.EXIT_USAGE and "--split train: only a saved DatasetDict has splits" in err
+    code, _, err = run(["score", "--predictions", DATA / "predictions.txt", "--references", DATA / "references.txt",
+                        "--split", "test"], capsys)
+    assert code == cli.EXIT_USAGE and "--split test: only a saved DatasetDict has splits" in err
+
+
+def test_rouge155_errors_name_the_command_line_options(capsys, tmp_path):
+    base = ["score", "--predictions", DATA / "predictions.txt", "--references", DATA / "references.txt"]
+    code, _, err = run(base + ["--rouge155", "-n 2 -m -a"], capsys)
+    assert code == cli.EXIT_USAGE and "--rouge155: -m needs --exceptions FILE" in err and "see Rouge155" not in err
+    code, _, err = run(base + ["--rouge155", "-n 2 -s -a"], capsys)
+    assert code == cli.EXIT_USAGE and "--rouge155: -s needs --stopwords FILE" in err
+    # the scoring options --rouge155 replaces are refused, not ignored
+    code, _, err = run(base + ["--rouge155", "-n 2 -a", "--use-stemmer", "--rouge-types", "rouge1"], capsys)
+    assert code == cli.EXIT_USAGE
+    assert err.startswith("rouge-metric: error: --rouge-types, --use-stemmer: --rouge155 takes its settings from")
+    code, _, err = run(base + ["--rouge155", "-n 2 -a", "--bootstrap"], capsys)
+    assert code == cli.EXIT_USAGE and "--aggregation: --rouge155 takes" in err
+    code, out, _ = run(base + ["--rouge155", "-n 2 -a", "--json"], capsys)
+    assert code == 0 and json.loads(out)["signature"].startswith("preset:rouge155|types:rouge1,rouge2,rougeLsum")
+
+
+def test_subcommands_offer_only_options_that_work():
+    """The command line reads texts: --tokenizer has no 'ids', so no subcommand offers --ignore-ids /
+    --sentence-ids; compare takes no --aggregation/--bootstrap; explain no corpus aggregation."""
+    for name in ("score", "explain", "compare", "generate-and-score"):
+        helptext = _subparser(name).format_help()
+        assert "--ignore-ids" not in helptext and "--sentence-ids" not in helptext, name
+        assert "ids" not in {a.dest: a for a in _subparser(name)._actions}["tokenizer"].choices
+    assert "--bootstrap" in _subparser("generate-and-score").format_help()
+
+
+def test_model_that_is_not_a_folder_is_one_line_exit_3(tmp_path, capsys):
+    (tmp_path / "d.jsonl").write_text('{"document": "a b", "references": "a"}\n', encoding="utf-8")
+    for name in ("./nope", str(tmp_path / "nope"), "~/surely-not-a-model-folder-24"):
+        code, out, err = run(["generate-and-score", "--data", tmp_path / "d.jsonl", "--model", name, "-q"], capsys)
+        assert (code, out) == (cli.EXIT_FILE, "")
+        assert err == f"rouge-metric: error: --model: {name}: no such folder (give a transformers model folder, " \
+                      "or a Hub model name such as google-t5/t5-small)\n"
+    (tmp_path / "empty").mkdir()  # a folder without a model: transformers' OSError, in one line
+    pytest.importorskip("transformers")
+    code, _, err = run(["generate-and-score", "--data", tmp_path / "d.jsonl", "--model", tmp_path / "empty"], capsys)
+    assert code == cli.EXIT_FILE and err.count("\n") == 1
+    assert err.startswith(f"rouge-metric: error: --model: cannot load '{tmp_path / 'empty'}': ")

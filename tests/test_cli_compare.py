@@ -80,7 +80,6 @@ def test_score_bootstrap_progress_covers_resampling(capsys, monkeypatch):
 
 @pytest.mark.parametrize("extra, code, message", [
     (["--system", SYS], cli.EXIT_USAGE, "is given twice"),
-    (["--bootstrap"], cli.EXIT_USAGE, "--aggregation/--bootstrap: compare reports exact means"),
     (["--n-resamples", "0"], cli.EXIT_USAGE, "n_resamples: expected an integer >= 1, got 0"),
     (["--method", "approximate_randomization", "--ci-resamples", "0"], cli.EXIT_USAGE, "ci_resamples: expected"),
     (["--level", "5"], cli.EXIT_USAGE, "level: expected a number in (0, 1)"),
@@ -88,6 +87,20 @@ def test_score_bootstrap_progress_covers_resampling(capsys, monkeypatch):
 def test_bad_options(extra, code, message, capsys):
     got, _, err = run(["compare", "--references", REFS, "--baseline", BASE, "--system", SYS] + extra, capsys)
     assert got == code and message in err
+
+
+def test_compare_offers_no_aggregation_options(capsys):
+    """compare reports exact means and tests their differences: --aggregation/--bootstrap are not offered (a
+    one-line usage error), while the test's --n-resamples/--seed/--confidence-level are."""
+    helptext = cli.build_parser()._subparsers._group_actions[0].choices["compare"].format_help()
+    assert "--bootstrap" not in helptext and "--aggregation" not in helptext
+    assert "--n-resamples" in helptext and "--seed" in helptext and "--confidence-level" in helptext
+    for opt in (["--bootstrap"], ["--aggregation", "bootstrap"]):
+        with pytest.raises(SystemExit) as exc:
+            cli.main([str(a) for a in ["compare", "--references", REFS, "--baseline", BASE, "--system", SYS] + opt])
+        err = capsys.readouterr().err
+        assert exc.value.code == cli.EXIT_USAGE and len(err.strip().splitlines()) == 1
+        assert err.startswith(f"rouge-metric compare: error: unrecognized arguments: {opt[0]}")
 
 
 def test_misaligned_and_missing_files(capsys, tmp_path):

@@ -64,6 +64,32 @@ def test_markdown_examples(relpath, repo_dir, tmp_path, monkeypatch):
     assert runner.failures == 0, f"{runner.failures} failing example(s) in {relpath}"
 
 
+@pytest.mark.parametrize("relpath", _doc_ids())
+def test_markdown_examples_parse_as_plain_doctest(relpath, repo_dir):
+    """`python -m doctest page.md` reads the whole page: an example's expected output runs to the next blank
+    line, so a session block needs a blank line before its closing fence (else the fence is expected
+    output). Same parser as plain doctest, on the whole page: no expected output may hold a fence."""
+    text = (repo_dir / relpath).read_text(encoding="utf-8")
+    examples = doctest.DocTestParser().get_examples(text, relpath)
+    if not examples:
+        pytest.skip(f"{relpath}: no >>> examples")
+    bad = [f"{relpath}:{ex.lineno + 1}: {ex.source.strip()[:60]}" for ex in examples if "```" in ex.want]
+    assert not bad, "no blank line before the closing fence after: " + "; ".join(bad)
+    # and the blocks test_markdown_examples runs hold the same examples as the whole page
+    in_blocks = [ex.source for b in _BLOCK.findall(text) if ">>>" in b
+                 for ex in doctest.DocTestParser().get_examples(b)]
+    assert in_blocks == [ex.source for ex in examples], f"{relpath}: a >>> example outside a ```python block"
+
+
+def test_docs_say_what_ci_does_with_the_browser_test(repo_dir):
+    """docs/cli.md and .ci/run agree: CI installs chromium with apt-get when it can and then runs
+    tests/test_space_browser.py (it skips where it cannot)."""
+    assert "apt-get install -y -qq chromium chromium-driver" in _chromium_block(repo_dir)
+    doc = " ".join((repo_dir / "docs" / "cli.md").read_text(encoding="utf-8").split())
+    assert "CI (`.ci/run`) installs them with apt-get when it can" in doc and "runs the test" in doc
+    assert "CI runs only project files" not in doc
+
+
 # ------------------------------------------------------------------------- set-up commands and links
 _BASH = re.compile(r"```bash\n(.*?)```", re.S)
 TORCH_CPU_INDEX = "--index-url https://download.pytorch.org/whl/cpu"

@@ -238,3 +238,89 @@ def test_fast_write_stores_what_evaluates_own_add_batch_stores(module, monkeypat
     assert fast == slow
     assert fast[0]["references"][0] == ["a single", "one"]
     assert all(isinstance(r, list) for r in fast[0]["references"])
+
+
+# ------------------------------------------------------------------ option combinations: none is dropped
+def test_confidence_interval_as_a_level_is_that_level(module):
+    """confidence_interval=0.9 (rouge-score's BootstrapAggregator spelling: the value is the level) gives the
+    90% interval of the core's bootstrap, not 95%; True keeps 95% or confidence_level."""
+    kw = dict(predictions=PREDS, references=REFS, rouge_types=["rouge1", "rougeL"], n_resamples=200, seed=3)
+    core = lambda level: Rouge(["rouge1", "rougeL"], aggregation="bootstrap", n_resamples=200, seed=3,  # noqa: E731
+                               confidence_level=level).compute(predictions=PREDS, references=REFS)
+    at90, at95 = core(0.9), core(0.95)
+    assert at90.ci["rouge1"].low.fmeasure != at95.ci["rouge1"].low.fmeasure  # the test can tell them apart
+    for out, want in [(module.compute(confidence_interval=0.9, **kw), at90),
+                      (module.compute(confidence_interval=0.9, confidence_level=0.9, **kw), at90),
+                      (module.compute(confidence_interval=True, confidence_level=0.9, **kw), at90),
+                      (module.compute(confidence_interval=True, **kw), at95)]:
+        for t in ("rouge1", "rougeL"):
+            assert (out[f"{t}_low"], out[f"{t}_high"]) == (want.ci[t].low.fmeasure, want.ci[t].high.fmeasure)
+    sig = module.compute(confidence_interval=0.9, return_signature=True, **kw)["signature"]
+    assert "agg:bootstrap(n=200,ci=0.9,seed=3)" in sig
+
+
+def test_rouge_score_bootstrap_level_matches(module):
+    """rouge-score's BootstrapAggregator(confidence_interval=0.9) and this module's confidence_interval=0.9
+    name the same level: both intervals are 5th..95th percentiles, so ours must sit inside the range of
+    per-example scores and widen from 0.5 to 0.9 (their resampling RNG differs, so not the same floats)."""
+    scoring = pytest.importorskip("rouge_score.scoring")
+    rs = pytest.importorskip("rouge_score.rouge_scorer")
+    import random
+
+    rng = random.Random(7)
+    vocab = "the a cat dog sat ran on under mat log red blue big small".split()
+    preds = [" ".join(rng.choices(vocab, k=rng.randint(3, 9))) for _ in range(60)]
+    refs = [" ".join(rng.choices(vocab, k=rng.randint(3, 9))) for _ in range(60)]
+    import numpy as np
+
+    agg = scoring.BootstrapAggregator(confidence_interval=0.9, n_samples=2000)
+    scorer = rs.RougeScorer(["rouge1"])
+    for p, r in zip(preds, refs):
+        agg.add_scores(scorer.score(r, p))
+    state = np.random.get_state()
+    np.random.seed(0)  # rouge-score resamples with numpy's global generator
+    try:
+        theirs = agg.aggregate()["rouge1"]
+    finally:
+        np.random.set_state(state)
+    ours = module.compute(predictions=preds, references=refs, rouge_types=["rouge1"], confidence_interval=0.9,
+                          n_resamples=2000)
+    half = module.compute(predictions=preds, references=refs, rouge_types=["rouge1"], confidence_interval=0.5,
+                          n_resamples=2000)
+    assert ours["rouge1_low"] < half["rouge1_low"] <= half["rouge1_high"] < ours["rouge1_high"]
+    wide = module.compute(predictions=preds, references=refs, rouge_types=["rouge1"], confidence_interval=True,
+                          n_resamples=2000)
+    their_width = theirs.high.fmeasure - theirs.low.fmeasure
+    ratio = lambda out: (out["rouge1_high"] - out["rouge1_low"]) / their_width  # noqa: E731
+    # the same level up to resampling noise (a few %); the 95% interval is about 1.2x wider, and is told apart
+    assert 0.9 < ratio(ours) < 1.1 and ratio(wide) > 1.15
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(confidence_interval=True, use_aggregator=False), "confidence_interval: an interval is one of the corpus "
+                                                           "mean, and use_aggregator=False returns per-example"),
+    (dict(confidence_interval=0.9, use_aggregator=False), "use_aggregator=False"),
+    (dict(confidence_interval=0.9, confidence_level=0.95), r"confidence_interval=0.9 is a confidence level, and "
+                                                           r"confidence_level=0.95 another: give one of them"),
+    (dict(confidence_interval=1.5), r"confidence_interval: expected True/False or a confidence level in \(0, 1\)"),
+    (dict(confidence_interval=95), r"confidence_interval: expected True/False or a confidence level"),
+    (dict(confidence_interval="yes"), r"confidence_interval: expected True/False"),
+    (dict(n_resamples=500), r"n_resamples: bootstrap settings, used only with confidence_interval=True"),
+    (dict(confidence_level=0.9, seed=1), r"confidence_level, seed: bootstrap settings"),
+    (dict(confidence_interval=False, seed=0), r"seed: bootstrap settings"),
+    (dict(alpha=0.5, beta=2.0), r"alpha=0.5 and beta=2.0: both set the F-measure"),
+])
+def test_combinations_that_would_drop_a_setting_are_refused(module, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        module.compute(predictions=PREDS, references=REFS, **kwargs)
+
+
+def test_defaults_unchanged_by_the_checks(module):
+    """beta, n_resamples, confidence_level and seed default as before: the core's defaults."""
+    out = module.compute(predictions=PREDS, references=REFS, return_signature=True)
+    assert out["signature"] == Rouge().compute(predictions=PREDS, references=REFS).signature
+    ci = module.compute(predictions=PREDS, references=REFS, confidence_interval=True, return_signature=True)
+    want = Rouge(aggregation="bootstrap").compute(predictions=PREDS, references=REFS)
+    assert ci["signature"] == want.signature and ci["rouge1_low"] == want.ci["rouge1"].low.fmeasure
+    assert module.compute(predictions=PREDS, references=REFS, alpha=0.5) == \
+        compute(predictions=PREDS, references=REFS, alpha=0.5).to_dict()

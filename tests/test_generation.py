@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -38,6 +39,7 @@ class Counting:
 
     def __init__(self, fn=first_words, fail_at=None):
         self.fn, self.fail_at, self.calls = fn, fail_at, []
+        self.__wrapped__ = fn  # the cache keys a wrapper by what it wraps
 
     def __call__(self, documents):
         if self.fail_at is not None and len(self.calls) == self.fail_at:
@@ -303,6 +305,59 @@ def test_changed_settings_are_refused_with_the_difference(tmp_path):
         assert again.calls == []
 
 
+def last_words(documents):
+    """Another deterministic 'model' with the same (absent) settings as first_words."""
+    return [" ".join(d.split()[-4:]) for d in documents]
+
+
+def test_another_generator_never_reuses_the_cached_rows(tmp_path):
+    """The cache key names the generator (module:qualname): same documents, same settings (none), other
+    function -> refused, naming both; regenerate generates them; each then finds its own rows."""
+    cache = tmp_path / "gens.jsonl"
+    generate_and_score(first_words, documents=DOCS, references=REFS, cache=cache, progress=False)
+    mod = re.escape(__name__)
+    with pytest.raises(ValueError, match=r"examples 0-7: generated with other settings \(generator_callable: "
+                                         rf'"{mod}:first_words" -> "{mod}:last_words"\)'):
+        generate_and_score(last_words, documents=DOCS, references=REFS, cache=cache, progress=False)
+    run = generate_and_score(last_words, documents=DOCS, references=REFS, cache=cache, progress=False,
+                             on_cache_mismatch="regenerate")
+    assert run.generated == 8 and run.predictions == last_words(DOCS)
+    assert run.result == rouge_metric.compute(predictions=last_words(DOCS), references=REFS)
+    for fn in (first_words, last_words):
+        again = generate_and_score(fn, documents=DOCS, references=REFS, cache=cache, progress=False)
+        assert again.cached == 8 and again.predictions == fn(DOCS)
+    # callable objects are named by their class, wrappers (functools.wraps, partial) by what they wrap
+    import functools
+
+    from rouge_metric.generation import generator_name
+
+    class Client:
+        def __call__(self, documents):
+            return first_words(documents)
+
+    assert generator_name(Client()).endswith("test_another_generator_never_reuses_the_cached_rows.<locals>.Client")
+    assert generator_name(functools.partial(last_words)) == f"{__name__}:last_words"
+    assert generator_name(functools.wraps(last_words)(lambda d: d)) == f"{__name__}:last_words"
+    assert generator_name(Counting(last_words)) == f"{__name__}:last_words"
+    with pytest.raises(ValueError, match="settings: 'generator_callable' is reserved"):
+        generate_and_score(first_words, documents=DOCS, references=REFS, settings={"generator_callable": "x"})
+
+
+def test_a_cache_without_the_generator_name_is_refused_explicitly(tmp_path):
+    """A cache written before the generator was recorded (settings {}): its rows are not reused."""
+    cache = tmp_path / "old.jsonl"
+    generate_and_score(first_words, documents=DOCS, references=REFS, cache=cache, progress=False)
+    lines = read_cache(cache)
+    old = {"format": CACHE_FORMAT, "settings_sha256": "0" * 16, "settings": {}}
+    rows_ = [dict(ln, settings_sha256="0" * 16) for ln in lines[1:]]
+    cache.write_text("".join(json.dumps(x) + "\n" for x in [old] + rows_), encoding="utf-8")
+    gen = Counting()
+    with pytest.raises(ValueError, match=rf"generator_callable: \(unset\) -> \"{re.escape(__name__)}:first_words\"\); a "
+                                         r"cache written before 'generator_callable' was recorded cannot tell"):
+        generate_and_score(gen, documents=DOCS, references=REFS, cache=cache, progress=False)
+    assert gen.calls == []
+
+
 def test_a_subset_of_the_data_reuses_the_cache(tmp_path):
     cache = tmp_path / "gens.jsonl"
     generate_and_score(first_words, documents=DOCS, references=REFS, cache=cache, progress=False)
@@ -363,6 +418,38 @@ def test_seq2seq_model_generate(seq2seq, tmp_path):
     assert run.settings["prompt"] == "{document}" and run.scores["rouge1"].fmeasure > 0.5
 
 
+def test_model_generator_sets_one_length_and_warns_nothing(seq2seq):
+    """The model's generation_config carries max_length (12) and the wrapper gets max_new_tokens: generate
+    warns "Both max_new_tokens and max_length" unless the wrapper sets the config's max_length aside; the
+    generations are those of plain generate (where max_new_tokens takes precedence), and the config is
+    restored."""
+    import logging
+
+    model, tok, pairs = seq2seq
+    assert model.generation_config.max_length == 12
+    docs = [d for d, _ in pairs[:4]]
+    messages = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            messages.append(record.getMessage())
+
+    handler = Collect(logging.WARNING)
+    logging.getLogger("transformers").addHandler(handler)  # that logger does not propagate to the root
+    try:
+        got = rouge_metric.ModelGenerator(model, tok, max_new_tokens=6)(docs)
+    finally:
+        logging.getLogger("transformers").removeHandler(handler)
+    assert not [m for m in messages if "max_new_tokens" in m], messages
+    assert model.generation_config.max_length == 12
+    was = model.training
+    model.eval()
+    enc = tok(docs, return_tensors="pt", padding=True)
+    out = model.generate(**enc, max_new_tokens=6, do_sample=False)
+    model.train(was)
+    assert got == tok.batch_decode(out, skip_special_tokens=True)
+
+
 @pytest.fixture(scope="module")
 def chat_pipeline():
     import sys
@@ -404,6 +491,38 @@ def test_causal_chat_model_through_the_text_generation_pipeline(chat_pipeline, t
     assert run.predictions == expected and any(p.strip() for p in expected)
     assert run.result == rouge_metric.compute(predictions=expected, references=REFS, rouge_types=["rouge1", "rougeL"])
     assert run.settings["chat"] is True and run.settings["system"] == "be brief"
+
+
+def test_pipeline_generator_sets_one_length_and_warns_nothing(chat_pipeline):
+    """A pipeline whose model (and pipeline) generation_config carry max_length, and max_new_tokens in the
+    wrapper: no "Both max_new_tokens and max_length" warning, the pipeline's own generations, configs restored."""
+    import logging
+
+    pipe, docs = chat_pipeline
+    configs = [c for c in (pipe.model.generation_config, getattr(pipe, "generation_config", None)) if c is not None]
+    saved = [c.max_length for c in configs]
+    messages = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            messages.append(record.getMessage())
+
+    handler = Collect(logging.WARNING)
+    try:
+        for c in configs:
+            c.max_length = 40
+        expected = [pipe([{"role": "user", "content": d}], max_new_tokens=4, do_sample=False,
+                         return_full_text=False)[0]["generated_text"] for d in docs[:3]]
+        assert [m for m in messages if "max_new_tokens" in m] == []  # (nothing collected yet)
+        logging.getLogger("transformers").addHandler(handler)
+        got = rouge_metric.PipelineGenerator(pipe, max_new_tokens=4)(docs[:3])
+        logging.getLogger("transformers").removeHandler(handler)
+        assert not [m for m in messages if "max_new_tokens" in m], messages
+        assert got == expected and [c.max_length for c in configs] == [40] * len(configs)
+    finally:
+        logging.getLogger("transformers").removeHandler(handler)
+        for c, v in zip(configs, saved):
+            c.max_length = v
 
 
 def test_an_unwrapped_pipeline_is_refused_with_the_fix(chat_pipeline):
@@ -464,6 +583,32 @@ def test_cli_generator_cache_and_json(tmp_path, monkeypatch, capsys):
     again = json.loads(capsys.readouterr().out)
     assert again["cached"] == 8 and again["generated"] == 0 and again["scores"] == out["scores"]
     assert log.read_text().split() == ["3", "3", "2"]
+
+
+def test_cli_another_generator_is_refused_with_one_line(tmp_path, monkeypatch, capsys):
+    """generate-and-score --generator twogens:a --cache c.jsonl, then twogens:b on the same cache: exit 2 and one
+    line naming both generators (never b scored on a's generations)."""
+    from rouge_metric.cli import main
+
+    (tmp_path / "twogens.py").write_text(GEN_FILE + "\n\ndef last_words(documents):\n"
+                                       "    return [' '.join(d.split()[-4:]) for d in documents]\n", encoding="utf-8")
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows()), encoding="utf-8")
+    monkeypatch.setenv("GEN_LOG", str(tmp_path / "calls.log"))
+    monkeypatch.chdir(tmp_path)
+    base = ["generate-and-score", "--data", str(data), "--references-field", "summary", "--cache", "c.jsonl", "-q",
+            "--json"]
+    assert main(base + ["--generator", "twogens:first_words"]) == 0
+    capsys.readouterr()
+    assert main(base + ["--generator", "twogens:last_words"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and 'generator_callable: "twogens:first_words" -> "twogens:last_words"' in err[0]
+    assert main(base + ["--generator", "twogens:last_words", "--on-cache-mismatch", "regenerate"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["generated"] == 8 and out["scores"] == generate_and_score(
+        last_words, rows(), references_column="summary", progress=False).as_json()["scores"]
 
 
 def test_cli_errors(tmp_path, monkeypatch, capsys):
