@@ -9,11 +9,32 @@ still match ``^[a-z0-9]+$``).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .config import SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, RougeConfig
 from .multilingual import normalize_stopwords, unicode_tokenize
 from .sentence_split import split_sentences
+
+if TYPE_CHECKING:  # annotations only: the settings import this layer, not the reverse
+    from .config import RougeConfig
+
+#: Named tokenizers (a callable ``str -> list[str]`` or an object with ``.tokenize`` also works):
+#: ``unicode`` (every script; :mod:`rouge_metric.multilingual`), ``perl`` (ROUGE-1.5.5.pl's own
+#: tokenization of raw text; :func:`perl_tokens`, used by :mod:`rouge_metric.rouge155`).
+TOKENIZERS: Tuple[str, ...] = ("default", "whitespace", "unicode", "perl")
+
+#: Stemmers: ``porter`` is nltk's PorterStemmer as rouge-score uses it; ``perl_porter`` is the Porter
+#: variant of ROUGE-1.5.5.pl (:mod:`rouge_metric.perl_porter`); ``snowball:<language>`` are nltk's
+#: Snowball stemmers (languages: ``rouge_metric.multilingual.SNOWBALL_LANGUAGES``).
+STEMMERS: Tuple[str, ...] = ("porter", "perl_porter") + tuple(
+    "snowball:" + _lang for _lang in (
+        "arabic", "danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian",
+        "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish",
+    )
+)
+
+#: Sentence splitters for rougeLsum / rougeW: ``newline`` (rouge-score's default), ``nltk`` (punkt data),
+#: ``offline`` (rules + embedded abbreviations, no data; :mod:`rouge_metric.sentence_split`).
+SENTENCE_SPLITTERS: Tuple[str, ...] = ("newline", "nltk", "offline")
 
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+")
@@ -141,10 +162,23 @@ def whitespace_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> L
     return stemmer.stem_all(tokens) if stemmer is not None else tokens
 
 
-def perl_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> List[str]:
-    """ROUGE-1.5.5.pl's tokenization of raw text (see :func:`rouge_metric.rouge155.perl_tokens`)."""
-    from .rouge155 import perl_tokens  # lazy: rouge155 imports the scoring modules
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_PERL_TOKEN_RE = re.compile(r"[a-z0-9]+")
 
+
+def perl_tokens(text: str) -> List[str]:
+    """ROUGE-1.5.5's tokens of a text: ``tr/A-Z/a-z/``, ``s/-/ - /g; s/[^A-Za-z0-9\\-]/ /g``, split,
+    keep tokens starting with ``[a-z0-9$]``. Net effect: maximal runs of ``[a-z0-9]`` after ASCII-only
+    lowercasing; the bytes of a non-ASCII character are separators. O(len(text)).
+
+    >>> perl_tokens("Hyphen-ated e-mail U.S.A. 3.14 café naïve İstanbul $5")
+    ['hyphen', 'ated', 'e', 'mail', 'u', 's', 'a', '3', '14', 'caf', 'na', 've', 'stanbul', '5']
+    """
+    return _PERL_TOKEN_RE.findall(text.translate(_ASCII_LOWER))
+
+
+def perl_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> List[str]:
+    """ROUGE-1.5.5.pl's tokenization of raw text (:func:`perl_tokens`), optionally stemmed."""
     tokens = perl_tokens(text)
     return stemmer.stem_all(tokens) if stemmer is not None else tokens
 
