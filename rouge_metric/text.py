@@ -191,6 +191,65 @@ _NAMED_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]
 }
 
 
+# ------------------------------------------------------------------------------- character spans
+#: A token with the characters of the original text it came from: ``(token, start, end)``.
+Span = Tuple[int, int]
+
+
+def _mapped_tokens(text: str, pattern: "re.Pattern[str]", normalize: Callable[[str], str],
+                   units: "re.Pattern[str]") -> List[Tuple[str, int, int]]:
+    """Tokens of ``pattern`` in ``normalize(text)`` with their spans in ``text``: ``text`` is normalized
+    one unit (a match of ``units``) at a time, so each normalized character knows the unit it came from;
+    a token covers the units from its first to its last character. O(len(text))."""
+    parts: List[str] = []
+    starts: List[int] = []  # per normalized character: start and end of its unit in text
+    ends: List[int] = []
+    for m in units.finditer(text):
+        piece = normalize(m.group())
+        parts.append(piece)
+        starts.extend([m.start()] * len(piece))
+        ends.extend([m.end()] * len(piece))
+    norm = "".join(parts)
+    return [(m.group(), starts[m.start()], ends[m.end() - 1]) for m in pattern.finditer(norm)]
+
+
+_CHAR = re.compile(r".", re.DOTALL)
+# a character with the combining marks after it (NFKC composes within such a run)
+_CHAR_WITH_MARKS = re.compile(r".[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f"
+                              r"\u0900-\u0903\u093a-\u094f\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u1ab0-\u1aff"
+                              r"\u1dc0-\u1dff\u20d0-\u20ff\u3099\u309a\ufe20-\ufe2f]*", re.DOTALL)
+_NON_SPACE = re.compile(r"\S+")
+
+
+def _default_spans(text: str) -> List[Tuple[str, int, int]]:
+    return _mapped_tokens(text, _TOKEN_RE, str.lower, _CHAR)
+
+
+def _whitespace_spans(text: str) -> List[Tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _NON_SPACE.finditer(text)]
+
+
+def _perl_spans(text: str) -> List[Tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _PERL_TOKEN_RE.finditer(text.translate(_ASCII_LOWER))]
+
+
+def _unicode_spans(text: str) -> List[Tuple[str, int, int]]:
+    if text.isascii():
+        return _mapped_tokens(text, _TOKEN_RE, str.lower, _CHAR)
+    from .multilingual import _token_re, normalize_unicode
+
+    return _mapped_tokens(text, _token_re(), normalize_unicode, _CHAR_WITH_MARKS)
+
+
+#: Per named tokenizer: its tokens of a text before stemming, with their character spans.
+_SPAN_FINDERS: Dict[str, Callable[[str], List[Tuple[str, int, int]]]] = {
+    "default": _default_spans,
+    "whitespace": _whitespace_spans,
+    "unicode": _unicode_spans,
+    "perl": _perl_spans,
+}
+
+
 def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]], List[str]],
                        line_separable: bool = True) -> None:
     """Register a named tokenizer ``func(text, stemmer) -> tokens`` (used by optional modules)."""
@@ -279,6 +338,8 @@ class TextPipeline:
             self.line_separable = tok in _LINE_SEPARABLE
             if config.stopwords:
                 self.tokenize = _stopword_filtered(func, stemmer, config.stopwords)
+            self._spans = _SPAN_FINDERS.get(tok)
+            self._stop = normalize_stopwords(config.stopwords, lambda w: func(w, None)) if config.stopwords else None
         else:
             if config.use_stemmer:
                 import logging  # here: the only log call of the scoring path
@@ -287,6 +348,7 @@ class TextPipeline:
                     "use_stemmer has no effect with a custom tokenizer (as in rouge-score): the %s stemmer is "
                     "not applied, the tokenizer replaces the whole pipeline; stem inside it if needed "
                     "(signature: stem:none)", config.use_stemmer)
+            self._spans = None  # a custom tokenizer says nothing about where its tokens are
             user = tok.tokenize if callable(getattr(tok, "tokenize", None)) else tok
             self.tokenize = _checked_user_tokenizer(user)
             self.line_separable = False
@@ -320,6 +382,52 @@ class TextPipeline:
             return tokens, sents
         sents = [self.tokenize(s) for s in self.split(text)]
         return (self.tokenize(text) if self.needs_tokens else None), sents
+
+
+    # ---- where the tokens are in the text (explanations highlight the user's words)
+    def token_spans(self, text: str) -> Optional[List[Span]]:
+        """The ``(start, end)`` character span in ``text`` of every token of ``tokenize(text)``, or None
+        when the tokenizer gives no spans (a custom callable, a tokenizer registered without a span
+        finder) or they would not spell exactly these tokens. O(len(text))."""
+        if self._spans is None:
+            return None
+        raw = self._spans(text)
+        if self._stop is not None:
+            raw = [x for x in raw if x[0] not in self._stop]
+        if self.stemmer is not None:
+            stem = self.stemmer.stem_all
+            raw = [(out[0], a, b) for t, a, b in raw for out in (stem([t]),) if out]
+        if [t for t, _, _ in raw] != self.tokenize(text):
+            return None  # never show spans that disagree with the scored tokens
+        if any(b > a2 for (_, _, b), (_, a2, _) in zip(raw, raw[1:])):
+            return None  # two tokens from one character (NFKC's "½" -> "1⁄2"): no span of its own each
+        return [(a, b) for _, a, b in raw]
+
+    def sentence_spans(self, text: str) -> Optional[List[Tuple[Span, List[Span]]]]:
+        """Per sentence of :meth:`process` (rougeLsum, rougeW): its character range in ``text`` and the
+        spans of its tokens (in ``text``), or None when a sentence cannot be located in the text or its
+        tokens have no spans."""
+        if self.newline_fast or self.split is newline_split:
+            ranges, pos = [], 0
+            for line in text.split("\n"):
+                if line:
+                    ranges.append((pos, pos + len(line)))
+                pos += len(line) + 1
+        else:
+            ranges, pos = [], 0
+            for sent in self.split(text):
+                at = text.find(sent, pos)
+                if at < 0:
+                    return None
+                ranges.append((at, at + len(sent)))
+                pos = at + len(sent)
+        out = []
+        for a, b in ranges:
+            spans = self.token_spans(text[a:b])
+            if spans is None:
+                return None
+            out.append(((a, b), [(a + x, a + y) for x, y in spans]))
+        return out
 
 
 def _stopword_filtered(func: Callable[[str, Optional[CachedStemmer]], List[str]], stemmer: Optional[CachedStemmer],
