@@ -14,7 +14,9 @@ import rouge_metric
 # Heavy or rarely needed: none of them is imported by `import rouge_metric` (nltk: only when a word
 # needs it; numpy: only for kept per-example values and bootstrap).
 NOT_AT_IMPORT = ["rouge_metric.generation", "rouge_metric.rewards", "rouge_metric.rouge155",
-                 "rouge_metric.significance", "rouge_metric.batch", "nltk", "numpy", "datasets", "evaluate",
+                 "rouge_metric.significance", "rouge_metric.batch", "rouge_metric.explain", "rouge_metric.space",
+                 "rouge_metric.cli", "rouge_metric.perl_porter", "rouge_metric.distributed",
+                 "rouge_metric.callbacks", "nltk", "numpy", "datasets", "evaluate",
                  "transformers", "torch", "hashlib", "logging",
                  "dataclasses", "inspect"]  # 11 ms of a cold start: the settings and results are plain records
 
