@@ -57,7 +57,7 @@ def main() -> None:
         total += n
         same_total += same
         print(f"{f.name.split('.')[0]:22s} pairs x stem settings={n:6d} identical={same:6d} "
-              f"mismatch={n - same} {bad} ({time.perf_counter() - t0:.0f}s, backend={mine.config.signature().split('backend:')[1].split('|')[0]})",
+              f"mismatch={n - same} {bad} ({time.perf_counter() - t0:.0f}s, backend={mine._rouge.backend})",
               flush=True)
     print(f"TOTAL {same_total}/{total} identical")
 

@@ -4,6 +4,7 @@ and rouge-score-rs, text and token ids, 1 and 2 threads, in one run.
     pip install -e ".[bench]"
     python benchmarks/reward_bench.py                   # 64 prompts x 8 completions, 50-400 words, 1-3 refs
     python benchmarks/reward_bench.py --rounds 7 --rouge-type rouge1
+    python benchmarks/reward_bench.py --glue --words 20  # the reward's own time beside the native batch
 
 The batch: ``--prompts`` prompts x ``--generations`` completions of 50-400 words (a 5,000-word synthetic
 vocabulary, a line break every ~12 words), each prompt with 1-3 references of 50-150 words drawn from its
@@ -20,6 +21,13 @@ Rewards timed (one call scores the whole group; figure = completions per second)
 - ``rouge_metric text``: ``rouge_reward(type)`` on the texts, with ``num_threads`` 1 and 2;
 - ``rouge_metric ids``: ``rouge_reward(type, tokenizer="ids")`` on the ids, with ``num_threads`` 1 and 2
   (the native id batch: ids read and interned once per call, scored on the threads without the GIL).
+
+``--glue``: how much of a reward call is not the native batch scorer. On the same batch (``--words N``
+truncates every text to its first N words), in alternating rounds: the reward call, ``Rouge.compute`` and
+the native batch alone (``Rouge._native_batches``, the call both make), 1 and 2 threads; and, inside
+each reward call, the time spent in the native batch (the scorer's batch function wrapped with a timer).
+Glue = 1 - native time / reward time, the median over rounds (in-call: immune to load changes between
+calls). Cold = the first call of a fresh process each (import excluded), ``--cold-runs`` processes.
 
 Cold = the first call of each reward in this process (vocabulary, stem caches empty); warm = the median of
 ``--rounds`` rounds in which the rewards run in turn (rotating order), so each sees the same machine load;
@@ -85,7 +93,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--rouge-type", default="rougeL")
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--rs-threads", type=int, default=2, help="RAYON_NUM_THREADS for rouge-score-rs score_batch")
+    p.add_argument("--glue", action="store_true", help="time the reward against the native batch it calls")
+    p.add_argument("--words", type=int, default=0, help="--glue: truncate every text to its first N words")
+    p.add_argument("--cold-runs", type=int, default=5, help="--glue: fresh processes for the cold figures")
+    p.add_argument("--cold-one", choices=["reward", "compute"], help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.glue or args.cold_one:
+        return glue(args)
     os.environ["RAYON_NUM_THREADS"] = str(args.rs_threads)  # before rouge_score_rs starts its pool
 
     import rouge_score_rs.rouge_scorer as rs_rust
@@ -194,6 +208,102 @@ def main(argv: Optional[List[str]] = None) -> int:
             ok = False
             print(f"MISMATCH: {name} differs from rouge-score-rs on w<id> texts")
     print("\nchecks: " + ("all rewards equal their oracle exactly" if ok else "FAILED"))
+    return 0 if ok else 1
+
+
+def glue_batch(args: argparse.Namespace) -> Tuple[List[str], List[List[str]]]:
+    comps, refs, _, _ = make_batch(args.prompts, args.generations)
+    if args.words:
+        comps = [" ".join(c.split()[: args.words]) for c in comps]
+        refs = [[" ".join(r.split()[: args.words]) for r in rr] for rr in refs]
+    return comps, refs
+
+
+def glue(args: argparse.Namespace) -> int:
+    """The reward's time outside the native batch scorer (see the module docstring, ``--glue``)."""
+    import subprocess
+
+    from rouge_metric import Rouge, __version__, active_backend, rouge_reward
+
+    t = args.rouge_type
+    comps, refs = glue_batch(args)
+    if args.cold_one:  # one cold call in this fresh process: print its seconds
+        if args.cold_one == "reward":
+            fn = rouge_reward(t, num_threads=1)
+            t0 = time.perf_counter()
+            fn(completions=comps, reference=refs)
+        else:
+            rouge = Rouge([t], num_threads=1)
+            t0 = time.perf_counter()
+            rouge.compute(predictions=comps, references=refs)
+        print(time.perf_counter() - t0)
+        return 0
+    n = len(comps)
+    words = sum(len(c.split()) for c in comps) / n
+    print(f"rouge_metric {__version__} ({active_backend()}), python {platform.python_version()}, "
+          f"{os.cpu_count()} logical CPUs, load {os.getloadavg()[0]:.2f}")
+    print(f"batch: {n} completions, {words:.0f} words on average, {sum(map(len, refs)) / n:.2f} references each; "
+          f"reward {t} F1; {args.rounds} rounds\n")
+    if active_backend() != "native":
+        print("the native core is not built: nothing to compare")
+        return 1
+    print("| threads | reward (ms) | Rouge.compute (ms) | native batch (ms) | glue vs native batch | glue in-call |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    ok = True
+    for threads in (1, 2):
+        reward = rouge_reward(t, num_threads=threads)
+        rouge = reward.rouge
+        inner = rouge._native_batch
+        spent = [0.0]
+
+        def timed(*a: Any, _inner: Any = inner) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return _inner(*a)
+            finally:
+                spent[0] += time.perf_counter() - t0
+
+        def native(rouge: Any = rouge) -> None:
+            for _ in rouge._native_batches(comps, refs, want_values=True, want_dicts=False):
+                pass
+
+        calls = {"reward": lambda: reward(completions=comps, reference=refs),
+                 "compute": lambda: rouge.compute(predictions=comps, references=refs), "native": native}
+        got = calls["reward"]()
+        scores = [s[t].fmeasure for s in rouge.score_examples(predictions=comps, references=refs)]
+        if [g.hex() for g in got] != [s.hex() for s in scores]:  # type: ignore[union-attr]
+            ok = False
+            print(f"MISMATCH: the reward differs from Rouge.score_examples ({threads} threads)")
+        for fn in calls.values():
+            fn()  # warm
+        times: Dict[str, List[float]] = {k: [] for k in calls}
+        in_call: List[float] = []
+        names = list(calls)
+        for rnd in range(args.rounds):
+            for name in names[rnd % 3:] + names[: rnd % 3]:
+                spent[0] = 0.0
+                rouge._native_batch = timed if name == "reward" else inner
+                t0 = time.perf_counter()
+                calls[name]()
+                times[name].append(time.perf_counter() - t0)
+                if name == "reward":
+                    in_call.append(1 - spent[0] / times[name][-1])
+        rouge._native_batch = inner
+        med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+        vs_native = statistics.median(1 - b / a for a, b in zip(times["reward"], times["native"]))
+        print(f"| {threads} | {med['reward']:.3f} | {med['compute']:.3f} | {med['native']:.3f} | "
+              f"{100 * vs_native:.1f}% | {100 * statistics.median(in_call):.1f}% |")
+    cold: Dict[str, List[float]] = {"reward": [], "compute": []}
+    here = os.path.abspath(__file__)
+    base = [sys.executable, here, "--prompts", str(args.prompts), "--generations", str(args.generations),
+            "--words", str(args.words), "--rouge-type", t]
+    for _ in range(args.cold_runs):  # alternating fresh processes, bytecode already compiled by this one
+        for name in cold:
+            out = subprocess.run(base + ["--cold-one", name], capture_output=True, text=True, check=True)
+            cold[name].append(float(out.stdout.strip()))
+    print(f"\ncold (first call of a fresh process, 1 thread, median of {args.cold_runs}): reward "
+          f"{statistics.median(cold['reward']) * 1e3:.2f} ms, Rouge.compute {statistics.median(cold['compute']) * 1e3:.2f} ms")
+    print("\nchecks: " + ("every reward equals Rouge.score_examples exactly" if ok else "FAILED"))
     return 0 if ok else 1
 
 

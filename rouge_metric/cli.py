@@ -490,7 +490,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     ex = explain(prediction=pred, references=refs, config=config, backend=args.backend)
     if args.html:
         page = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>rouge-metric explain</title></head>'
-                f"<body>{ex.to_html()}</body></html>\n")
+                f"<body>{ex.to_html(tokens=args.tokens)}</body></html>\n")
         with _open_output(args.html) as fh:
             fh.write(page)
     if args.json:
@@ -498,7 +498,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     else:
         color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
                                            and not os.environ.get("NO_COLOR"))
-        print(ex.format(color=color))
+        print(ex.format(color=color, tokens=args.tokens))
     return EXIT_OK
 
 
@@ -886,6 +886,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--json", action="store_true", help="print the explanation as JSON")
     ex.add_argument("--html", metavar="FILE", default=None,
                     help="also write an HTML page with the matches highlighted in both texts (open it in a browser)")
+    ex.add_argument("--tokens", action="store_true",
+                    help="show the normalized tokens the scorer compares instead of the original texts")
     add_config_arguments(ex, aggregation=False)
     ex.set_defaults(func=cmd_explain)
 

@@ -11,6 +11,9 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 from ._record import Record
 from ._version import __version__
+# The allowed names of the text layer (it owns them; re-exported here for the settings' users).
+from .text import (SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, check_splitter_name, check_stemmer_name,
+                   check_tokenizer_name)
 
 #: The rouge types of HF's ``rouge`` metric, in its order.
 DEFAULT_ROUGE_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -22,11 +25,6 @@ DEFAULT_ROUGE_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL", "rougeLsum
 #:   best_recall  ROUGE-1.5.5 ``-f B``: per type, the reference with the best recall (first on ties)
 MULTI_REF_MODES: Tuple[str, ...] = ("max", "mean", "pool", "best_recall")
 
-#: Named tokenizers (a callable ``str -> list[str]`` or an object with ``.tokenize`` also works):
-#: ``unicode`` (every script; :mod:`rouge_metric.multilingual`), ``perl`` (ROUGE-1.5.5.pl's own
-#: tokenization of raw text; :mod:`rouge_metric.rouge155`).
-TOKENIZERS: Tuple[str, ...] = ("default", "whitespace", "unicode", "perl")
-
 #: ``tokenizer="ids"``: predictions and references are already sequences of integer token ids (lists,
 #: numpy integer arrays, CPU torch tensors); no text, no tokenizer, no stemmer (:mod:`rouge_metric.ids`).
 #: The numbers are ROUGE over ids, not over words: they differ from text ROUGE of the decoded strings.
@@ -35,20 +33,6 @@ IDS_TOKENIZER = "ids"
 #: Ids dropped before scoring in ``tokenizer="ids"`` mode unless ``ignore_ids`` says otherwise: the
 #: ``-100`` of Hugging Face labels. Add the pad id (and EOS) of your tokenizer.
 DEFAULT_IGNORE_IDS: Tuple[int, ...] = (-100,)
-
-#: Stemmers: ``porter`` is nltk's PorterStemmer as rouge-score uses it; ``perl_porter`` is the Porter
-#: variant of ROUGE-1.5.5.pl (:mod:`rouge_metric.perl_porter`); ``snowball:<language>`` are nltk's
-#: Snowball stemmers (languages: ``rouge_metric.multilingual.SNOWBALL_LANGUAGES``).
-STEMMERS: Tuple[str, ...] = ("porter", "perl_porter") + tuple(
-    "snowball:" + _lang for _lang in (
-        "arabic", "danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian",
-        "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish",
-    )
-)
-
-#: Sentence splitters for rougeLsum / rougeW: ``newline`` (rouge-score's default), ``nltk`` (punkt data),
-#: ``offline`` (rules + embedded abbreviations, no data; :mod:`rouge_metric.sentence_split`).
-SENTENCE_SPLITTERS: Tuple[str, ...] = ("newline", "nltk", "offline")
 
 #: Aggregation of per-example scores into a corpus score.
 AGGREGATIONS: Tuple[str, ...] = ("mean", "bootstrap")
@@ -217,8 +201,6 @@ class RougeConfig(Record):
         elif stem is False or stem is None:
             stem = False
         elif isinstance(stem, str):
-            from .text import check_stemmer_name
-
             check_stemmer_name(stem)
         else:
             raise TypeError(f"use_stemmer: expected bool or a stemmer name, got {type(stem).__name__}")
@@ -239,8 +221,6 @@ class RougeConfig(Record):
         if tok == IDS_TOKENIZER:
             pass  # checked above
         elif isinstance(tok, str):
-            from .text import check_tokenizer_name
-
             check_tokenizer_name(tok)
         elif not (callable(tok) or callable(getattr(tok, "tokenize", None))):
             raise TypeError(
@@ -254,8 +234,6 @@ class RougeConfig(Record):
         if split is None:
             split = "newline"
         if isinstance(split, str):
-            from .text import check_splitter_name
-
             check_splitter_name(split)
         elif not callable(split):
             raise TypeError(
@@ -363,9 +341,11 @@ class RougeConfig(Record):
         return split if isinstance(split, str) else _describe_callable(split)
 
     def signature(self, backend: Optional[str] = None) -> str:
-        """A short ``key:value|...`` string naming every setting that changes the numbers."""
-        from .core import active_backend
+        """A short ``key:value|...`` string naming every setting that changes the numbers.
 
+        ``backend`` is the backend that computes (the scorer passes its own: ``Rouge.signature()``); a
+        settings object alone computes nothing, so without it the signature has no ``backend:`` part.
+        """
         parts = [
             "types:" + ",".join(self.rouge_types),
             "tok:" + self.tokenizer_name(),
@@ -389,6 +369,7 @@ class RougeConfig(Record):
             )
         else:
             parts.append("agg:mean")
-        parts.append("backend:" + (backend or active_backend()))
+        if backend is not None:
+            parts.append("backend:" + backend)
         parts.append("version:" + __version__)
         return "|".join(parts)

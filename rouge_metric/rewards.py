@@ -19,6 +19,7 @@ arithmetic of its own: the per-example scores and the logged means come from the
 from __future__ import annotations
 
 import math
+from array import array
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import parse_rouge_type
@@ -175,38 +176,81 @@ class RougeReward:
         if len(completions) != len(references):
             raise ValueError(f"{arg} and {col}: expected one reference entry per completion, got "
                              f"{len(completions)} completions and {len(references)} references")
-        keep = [i for i, r in enumerate(references) if _has_reference(r)]
-        if self.uses_ids:
-            preds = [completions[i] for i in keep]
+        keep = _with_reference(references)
+        if keep is None:  # every completion has a reference (the common case): no subset to build
+            preds, refs = completions, references
         else:
-            preds = [completion_text(completions[i], i, arg) for i in keep]
-        refs = [references[i] for i in keep]
-        rouge = self.rouge
-        acc = rouge.accumulator(keep_values=False)
-        per_example: List[Dict[str, Any]] = []
+            preds, refs = [completions[i] for i in keep], [references[i] for i in keep]
+        if not self.uses_ids and set(map(type, preds)) - {str}:  # conversations: their assistant text
+            preds = [completion_text(c, i if keep is None else keep[i], arg) for i, c in enumerate(preds)]
+        log = log_metric if log_metric is not None and self.log_metrics else None
         try:
-            rouge.add_to(acc, predictions=preds, references=refs, per_example=per_example)
+            values = self._values(preds, refs, log)
         except (TypeError, ValueError) as exc:  # name the column and the index in the whole group
             raise type(exc)(_rename(str(exc), keep, arg, col)) from None
+        if keep is None:
+            return values  # type: ignore[return-value]
         rewards: List[Optional[float]] = [None] * len(completions)
-        stat, weights = self.statistic, self.weights
-        for i, scores in zip(keep, per_example):
-            rewards[i] = math.fsum(w * getattr(scores[t], stat) for t, w in weights.items()) \
-                if len(weights) > 1 else getattr(scores[next(iter(weights))], stat)
-        if log_metric is not None and self.log_metrics and acc.n:
-            for t, sc in acc.means().items():
-                for s in STATS:
-                    log_metric(f"rouge/{output_key(t, s)}", float(getattr(sc, s)))
+        for i, v in zip(keep, values):
+            rewards[i] = v
         return rewards
 
+    def _values(self, preds: List[Any], refs: List[Any], log_metric: Optional[Callable[[str, float], Any]]
+                ) -> List[float]:
+        """The reward of every (completion, references) pair, and the logged means (from the core).
 
-def _rename(message: str, keep: List[int], arg: str, col: str) -> str:
-    """Map ``predictions[i]``/``references[i]`` of the scored subset to ``<arg>[j]``/``<col>[j]`` of the group."""
+        Native backend: the batch scorer's flat (P, R, F) buffer is read directly (no per-example dicts of
+        :class:`~rouge_metric.Score`); the same floats as ``Rouge.score`` (tests/test_rewards.py)."""
+        rouge = self.rouge
+        acc = rouge.accumulator(keep_values=False) if log_metric is not None else None
+        stat, weights = STATS.index(self.statistic), self.weights
+        n_types = len(weights)
+        out: List[float] = []
+        if rouge._native_batch is not None:
+            for batch in rouge._native_batches(preds, refs, want_values=True, want_dicts=False):
+                if acc is not None:
+                    rouge._merge_native(acc, batch)
+                flat = array("d")
+                flat.frombytes(batch[1])  # example-major, then type, then (P, R, F)
+                if n_types == 1:
+                    out.extend(flat[stat::3])
+                else:
+                    ws = list(weights.values())
+                    step = 3 * n_types
+                    cols = [flat[3 * k + stat::step] for k in range(n_types)]
+                    out.extend(math.fsum(w * c[i] for w, c in zip(ws, cols)) for i in range(len(cols[0])))
+        else:  # pure-Python backend, or a configuration the native scorer does not take
+            per_example: List[Dict[str, Any]] = []
+            rouge.add_to(acc if acc is not None else rouge.accumulator(keep_values=False),
+                         predictions=preds, references=refs, per_example=per_example)
+            name = self.statistic
+            out = [math.fsum(w * getattr(scores[t], name) for t, w in weights.items()) if n_types > 1
+                   else getattr(scores[next(iter(weights))], name) for scores in per_example]
+        if acc is not None and acc.n:
+            for t, sc in acc.means().items():
+                for s in STATS:
+                    log_metric(f"rouge/{output_key(t, s)}", float(getattr(sc, s)))  # type: ignore[misc]
+        return out
+
+
+def _with_reference(references: List[Any]) -> Optional[List[int]]:
+    """The indices of the entries that have a reference, or None when all of them do (checked at C speed
+    for the usual all-strings or all-non-empty-lists group)."""
+    kinds = set(map(type, references))
+    if kinds == {str} or (kinds == {list} and all(references)):
+        return None
+    keep = [i for i, r in enumerate(references) if _has_reference(r)]
+    return None if len(keep) == len(references) else keep
+
+
+def _rename(message: str, keep: Optional[List[int]], arg: str, col: str) -> str:
+    """Map ``predictions[i]``/``references[i]`` of the scored subset (``keep``; None: the whole group) to
+    ``<arg>[j]``/``<col>[j]`` of the group."""
     import re
 
     def sub(name: str, new: str, text: str) -> str:
-        return re.sub(name + r"\[(\d+)\]", lambda m: f"{new}[{keep[int(m.group(1))]}]"
-                      if int(m.group(1)) < len(keep) else m.group(0), text)
+        return re.sub(name + r"\[(\d+)\]", lambda m: f"{new}[{keep[int(m.group(1))] if keep is not None else m.group(1)}]"
+                      if keep is None or int(m.group(1)) < len(keep) else m.group(0), text)
 
     return sub("references", col, sub("predictions", arg, message))
 

@@ -40,23 +40,11 @@ from .multilingual import load_stopwords, read_setting_file, short_digest, stopw
 from .perl_porter import stem as perl_stem
 from .result import AggregateScore, CorpusResult, Score
 from .scoring import _TypeScorer, make_fmeasure, normalize_references, pair_stats, validate_batch
+from .text import perl_tokens
 
 # ------------------------------------------------------------------------------ text pipeline
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_PERL_TOKEN_RE = re.compile(r"[a-z0-9]+")
 # Perl's \s on a byte string (no unicode_strings): ASCII whitespace only, \x85 and \xa0 are not spaces.
 _PERL_SPACE_RE = re.compile("[ \t\n\x0b\x0c\r]+")
-
-
-def perl_tokens(text: str) -> List[str]:
-    """ROUGE-1.5.5's tokens of a text: ``tr/A-Z/a-z/``, ``s/-/ - /g; s/[^A-Za-z0-9\\-]/ /g``, split,
-    keep tokens starting with ``[a-z0-9$]``. Net effect: maximal runs of ``[a-z0-9]`` after ASCII-only
-    lowercasing; the bytes of a non-ASCII character are separators. O(len(text)).
-
-    >>> perl_tokens("Hyphen-ated e-mail U.S.A. 3.14 café naïve İstanbul $5")
-    ['hyphen', 'ated', 'e', 'mail', 'u', 's', 'a', '3', '14', 'caf', 'na', 've', 'stanbul', '5']
-    """
-    return _PERL_TOKEN_RE.findall(text.translate(_ASCII_LOWER))
 
 
 def _perl_split_words(s: str) -> List[str]:

@@ -7,11 +7,13 @@ The folder holds
   following the relative imports (``from .x import y``, also inside functions) of the script and of
   :mod:`rouge_metric.explain` transitively. ``evaluate`` copies the siblings the script imports at
   module level, so ``evaluate.load(DIR)`` works where this package is not installed (the
-  pure-Python kernels give the same numbers);
+  pure-Python kernels give the same numbers); where the installed package is this very code, the copy
+  uses its native core (:func:`rouge_metric.core._installed_native`; the signature says ``backend:``);
 * ``app.py``: a Gradio app: the scores of one example and its explanation rendered by
   :meth:`rouge_metric.explain.Explanation.to_html` (matches highlighted in both texts, legend, P/R/F
   table, counts, cross-check), with a tokenizer choice and examples; errors shown as messages;
-* ``requirements.txt``: the runtime dependencies (gradio comes from the card's ``sdk_version``).
+* ``requirements.txt``: the runtime dependencies (gradio comes from the card's ``sdk_version``; a local
+  preview: ``pip install -r requirements.txt gradio==<sdk_version>``, then ``python app.py``).
 
 ``evaluate.load(DIR)`` (and ``evaluate.load("<user>/<space>")``) looks for the script named after the
 folder, so the metric script is written as ``DIR/<folder name>.py`` (``rouge_metric.py`` for a folder
@@ -102,16 +104,23 @@ DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 TOKENIZERS = ["default", "unicode", "whitespace"]
 MULTI_REF_MODES = ["max", "mean", "pool", "best_recall"]
 SEPARATOR = "---"
-# prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref
+# prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref, show the normalized tokens
 EXAMPLES = [
     ["The cat sat on the mat.\\nIt was happy.", "The cat lay on the mat.\\nThe cat was happy.\\n---\\nA cat sat.",
-     DEFAULT_TYPES, "default", False, "max"],
-    ["the quick brown fox jumped over the lazy dogs", "the quick brown dog jumps on the log", DEFAULT_TYPES,
-     "default", True, "max"],
-    ["北京是中国的首都", "北京是首都", ["rouge1", "rouge2", "rougeL"], "unicode", False, "max"],
-    ["police killed the gunman", "the gunman was shot by police\\n---\\npolice kill the gunman",
-     ["rouge1", "rougeL", "rougeW", "rougeSU4"], "default", True, "pool"],
+     DEFAULT_TYPES, "default", False, "max", False],
+    ["The quick brown fox jumped over the lazy dogs", "the quick brown dog jumps on the log", DEFAULT_TYPES,
+     "default", True, "max", False],
+    ["北京是中国的首都", "北京是首都", ["rouge1", "rouge2", "rougeL"], "unicode", False, "max", False],
+    ["Police killed the gunman", "The gunman was shot by police.\\n---\\nPolice kill the gunman.",
+     ["rouge1", "rougeL", "rougeW", "rougeSU4"], "default", True, "pool", True],
 ]
+#: Shown scores: x100 with 2 decimals, the scale and rounding of the explanation's table.
+SCALE, DECIMALS = 100.0, 2
+# The Examples table fits the page: fixed layout, every cell wraps (long texts, lists of types).
+CSS = \"\"\"
+.gradio-container table:not(.rm-scores){table-layout:fixed;width:100%}
+.gradio-container table:not(.rm-scores) :is(th,td){white-space:normal !important;overflow-wrap:anywhere}
+\"\"\"
 
 SCRIPT = "__SCRIPT__"  # the evaluate module of this folder (named after it)
 metric = evaluate.load(os.path.join(HERE, SCRIPT))
@@ -133,9 +142,10 @@ def split_references(text):
     return [r for r in refs if r.strip()]
 
 
-def score_and_explain(prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref):
-    \"\"\"(explanation HTML, scores dict) for one prediction and its references. Bad input raises
-    ValueError/TypeError with the package's message (the page shows it).\"\"\"
+def score_and_explain(prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref, tokens=False):
+    \"\"\"(explanation HTML, scores dict of the evaluate module, 0-1, with signature and cross_checked) for one
+    prediction and its references; ``tokens``: the HTML shows the normalized tokens instead of the texts.
+    Bad input raises ValueError/TypeError with the package's message (the page shows it).\"\"\"
     refs = split_references(references or "")
     if not refs:
         raise ValueError("references: give at least one reference (separate several with a line holding only ---)")
@@ -153,17 +163,27 @@ def score_and_explain(prediction, references, rouge_types, tokenizer, use_stemme
     same = all(scores[t] == ex.combined[t].fmeasure and scores[t + "_precision"] == ex.combined[t].precision
                and scores[t + "_recall"] == ex.combined[t].recall for t in types_)
     scores["cross_checked"] = bool(ex.cross_checked and same)
-    return ex.to_html(), scores
+    return ex.to_html(tokens=bool(tokens)), scores
 
 
-def app_fn(prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref):
-    \"\"\"score_and_explain for the page: errors become a message in the page (gr.Error).\"\"\"
+def shown_scores(scores):
+    \"\"\"The scores as the page shows them: x100, 2 decimals (the table's scale), signature apart.\"\"\"
+    out = {k: round(v * SCALE, DECIMALS) for k, v in scores.items() if isinstance(v, float)}
+    out["cross_checked"] = scores["cross_checked"]
+    return out
+
+
+def app_fn(prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref, tokens=False):
+    \"\"\"score_and_explain for the page: (HTML, scores x100, signature); errors become a message in the
+    page (gr.Error).\"\"\"
     import gradio as gr
 
     try:
-        return score_and_explain(prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref)
+        page, scores = score_and_explain(prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref,
+                                         tokens)
     except (ValueError, TypeError, LookupError) as exc:
         raise gr.Error(str(exc)) from None
+    return page, shown_scores(scores), scores["signature"]
 
 
 def card_article():
@@ -189,16 +209,20 @@ def build_interface():
 
     return gr.Interface(
         fn=app_fn,
+        # short labels: they are the headers of the Examples table; the explanations go to info
         inputs=[
-            gr.Textbox(lines=4, label="Prediction (newlines separate sentences for rougeLsum)"),
-            gr.Textbox(lines=6, label="References (separate several references with a line: ---)"),
+            gr.Textbox(lines=4, label="prediction", info="newlines separate sentences (rougeLsum)"),
+            gr.Textbox(lines=6, label="references", info="several references: separate them with a line ---"),
             gr.CheckboxGroup(choices=ROUGE_TYPES, value=DEFAULT_TYPES, label="rouge_types"),
-            gr.Dropdown(choices=TOKENIZERS, value="default",
-                        label="tokenizer (unicode: every script, e.g. Chinese per character)"),
-            gr.Checkbox(value=False, label="use_stemmer (Porter)"),
+            gr.Dropdown(choices=TOKENIZERS, value="default", label="tokenizer",
+                        info="unicode: every script, e.g. Chinese per character"),
+            gr.Checkbox(value=False, label="use_stemmer", info="Porter, as rouge-score"),
             gr.Dropdown(choices=MULTI_REF_MODES, value="max", label="multi_ref"),
+            gr.Checkbox(value=False, label="tokens", info="show the normalized tokens instead of your texts"),
         ],
-        outputs=[gr.HTML(label="Explanation"), gr.JSON(label="Scores (evaluate module)")],
+        outputs=[gr.HTML(label="Explanation", show_label=True, container=True),
+                 gr.JSON(label=f"Scores x{SCALE:g}, {DECIMALS} decimals (evaluate module)"),
+                 gr.Textbox(label="Signature (every setting behind the numbers)", lines=2, max_lines=6)],
         title="ROUGE (rouge_metric)",
         description=DESCRIPTION,
         article=card_article(),
@@ -207,9 +231,30 @@ def build_interface():
     )
 
 
+def launch(**kwargs):
+    \"\"\"Start the app (the page's CSS is a launch setting in gradio 6). gradio is not in
+    requirements.txt: the Hub installs the card's sdk_version; a local preview installs it itself.\"\"\"
+    try:
+        import gradio  # noqa: F401
+    except ImportError:
+        raise SystemExit("app.py needs gradio, which a Space gets from the card's sdk_version; to preview the "
+                         "Space locally: pip install -r requirements.txt gradio==__GRADIO__ && python app.py") from None
+    return build_interface().launch(css=CSS, **kwargs)
+
+
 if __name__ == "__main__":
-    build_interface().launch()
+    launch()
 """
+
+
+def sdk_version(card: str) -> str:
+    """The gradio version a Space runs: ``sdk_version`` of the card's YAML header."""
+    import re
+
+    m = re.search(r"(?m)^sdk_version:\s*[\"']?([^\s\"']+)", card.split("\n---", 1)[0])
+    if m is None:
+        raise ValueError("the metric card's YAML header has no sdk_version (the gradio version of the Space)")
+    return m.group(1)
 
 
 def script_name(directory: Path) -> str:
@@ -249,7 +294,7 @@ def export_space(directory: str, overwrite: bool = False, card: Optional[str] = 
     files: Dict[str, str] = {"README.md": card_path.read_text(encoding="utf-8")}
     for name in needed_modules():
         files[script if name == SCRIPT else name] = (PACKAGE_DIR / name).read_text(encoding="utf-8")
-    files["app.py"] = APP_TEMPLATE.replace("__SCRIPT__", script)
+    files["app.py"] = APP_TEMPLATE.replace("__SCRIPT__", script).replace("__GRADIO__", sdk_version(files["README.md"]))
     files["requirements.txt"] = "\n".join(requirements()) + "\n"
     if not overwrite:
         existing = [n for n in files if (out / n).exists()]

@@ -9,11 +9,32 @@ still match ``^[a-z0-9]+$``).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .config import SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, RougeConfig
 from .multilingual import normalize_stopwords, unicode_tokenize
 from .sentence_split import split_sentences
+
+if TYPE_CHECKING:  # annotations only: the settings import this layer, not the reverse
+    from .config import RougeConfig
+
+#: Named tokenizers (a callable ``str -> list[str]`` or an object with ``.tokenize`` also works):
+#: ``unicode`` (every script; :mod:`rouge_metric.multilingual`), ``perl`` (ROUGE-1.5.5.pl's own
+#: tokenization of raw text; :func:`perl_tokens`, used by :mod:`rouge_metric.rouge155`).
+TOKENIZERS: Tuple[str, ...] = ("default", "whitespace", "unicode", "perl")
+
+#: Stemmers: ``porter`` is nltk's PorterStemmer as rouge-score uses it; ``perl_porter`` is the Porter
+#: variant of ROUGE-1.5.5.pl (:mod:`rouge_metric.perl_porter`); ``snowball:<language>`` are nltk's
+#: Snowball stemmers (languages: ``rouge_metric.multilingual.SNOWBALL_LANGUAGES``).
+STEMMERS: Tuple[str, ...] = ("porter", "perl_porter") + tuple(
+    "snowball:" + _lang for _lang in (
+        "arabic", "danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian",
+        "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish",
+    )
+)
+
+#: Sentence splitters for rougeLsum / rougeW: ``newline`` (rouge-score's default), ``nltk`` (punkt data),
+#: ``offline`` (rules + embedded abbreviations, no data; :mod:`rouge_metric.sentence_split`).
+SENTENCE_SPLITTERS: Tuple[str, ...] = ("newline", "nltk", "offline")
 
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+")
@@ -141,10 +162,23 @@ def whitespace_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> L
     return stemmer.stem_all(tokens) if stemmer is not None else tokens
 
 
-def perl_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> List[str]:
-    """ROUGE-1.5.5.pl's tokenization of raw text (see :func:`rouge_metric.rouge155.perl_tokens`)."""
-    from .rouge155 import perl_tokens  # lazy: rouge155 imports the scoring modules
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_PERL_TOKEN_RE = re.compile(r"[a-z0-9]+")
 
+
+def perl_tokens(text: str) -> List[str]:
+    """ROUGE-1.5.5's tokens of a text: ``tr/A-Z/a-z/``, ``s/-/ - /g; s/[^A-Za-z0-9\\-]/ /g``, split,
+    keep tokens starting with ``[a-z0-9$]``. Net effect: maximal runs of ``[a-z0-9]`` after ASCII-only
+    lowercasing; the bytes of a non-ASCII character are separators. O(len(text)).
+
+    >>> perl_tokens("Hyphen-ated e-mail U.S.A. 3.14 café naïve İstanbul $5")
+    ['hyphen', 'ated', 'e', 'mail', 'u', 's', 'a', '3', '14', 'caf', 'na', 've', 'stanbul', '5']
+    """
+    return _PERL_TOKEN_RE.findall(text.translate(_ASCII_LOWER))
+
+
+def perl_tokenize(text: str, stemmer: Optional[CachedStemmer] = None) -> List[str]:
+    """ROUGE-1.5.5.pl's tokenization of raw text (:func:`perl_tokens`), optionally stemmed."""
     tokens = perl_tokens(text)
     return stemmer.stem_all(tokens) if stemmer is not None else tokens
 
@@ -154,6 +188,65 @@ _NAMED_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]
     "whitespace": whitespace_tokenize,
     "unicode": unicode_tokenize,
     "perl": perl_tokenize,
+}
+
+
+# ------------------------------------------------------------------------------- character spans
+#: A token with the characters of the original text it came from: ``(token, start, end)``.
+Span = Tuple[int, int]
+
+
+def _mapped_tokens(text: str, pattern: "re.Pattern[str]", normalize: Callable[[str], str],
+                   units: "re.Pattern[str]") -> List[Tuple[str, int, int]]:
+    """Tokens of ``pattern`` in ``normalize(text)`` with their spans in ``text``: ``text`` is normalized
+    one unit (a match of ``units``) at a time, so each normalized character knows the unit it came from;
+    a token covers the units from its first to its last character. O(len(text))."""
+    parts: List[str] = []
+    starts: List[int] = []  # per normalized character: start and end of its unit in text
+    ends: List[int] = []
+    for m in units.finditer(text):
+        piece = normalize(m.group())
+        parts.append(piece)
+        starts.extend([m.start()] * len(piece))
+        ends.extend([m.end()] * len(piece))
+    norm = "".join(parts)
+    return [(m.group(), starts[m.start()], ends[m.end() - 1]) for m in pattern.finditer(norm)]
+
+
+_CHAR = re.compile(r".", re.DOTALL)
+# a character with the combining marks after it (NFKC composes within such a run)
+_CHAR_WITH_MARKS = re.compile(r".[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f"
+                              r"\u0900-\u0903\u093a-\u094f\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u1ab0-\u1aff"
+                              r"\u1dc0-\u1dff\u20d0-\u20ff\u3099\u309a\ufe20-\ufe2f]*", re.DOTALL)
+_NON_SPACE = re.compile(r"\S+")
+
+
+def _default_spans(text: str) -> List[Tuple[str, int, int]]:
+    return _mapped_tokens(text, _TOKEN_RE, str.lower, _CHAR)
+
+
+def _whitespace_spans(text: str) -> List[Tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _NON_SPACE.finditer(text)]
+
+
+def _perl_spans(text: str) -> List[Tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _PERL_TOKEN_RE.finditer(text.translate(_ASCII_LOWER))]
+
+
+def _unicode_spans(text: str) -> List[Tuple[str, int, int]]:
+    if text.isascii():
+        return _mapped_tokens(text, _TOKEN_RE, str.lower, _CHAR)
+    from .multilingual import _token_re, normalize_unicode
+
+    return _mapped_tokens(text, _token_re(), normalize_unicode, _CHAR_WITH_MARKS)
+
+
+#: Per named tokenizer: its tokens of a text before stemming, with their character spans.
+_SPAN_FINDERS: Dict[str, Callable[[str], List[Tuple[str, int, int]]]] = {
+    "default": _default_spans,
+    "whitespace": _whitespace_spans,
+    "unicode": _unicode_spans,
+    "perl": _perl_spans,
 }
 
 
@@ -245,6 +338,8 @@ class TextPipeline:
             self.line_separable = tok in _LINE_SEPARABLE
             if config.stopwords:
                 self.tokenize = _stopword_filtered(func, stemmer, config.stopwords)
+            self._spans = _SPAN_FINDERS.get(tok)
+            self._stop = normalize_stopwords(config.stopwords, lambda w: func(w, None)) if config.stopwords else None
         else:
             if config.use_stemmer:
                 import logging  # here: the only log call of the scoring path
@@ -253,6 +348,7 @@ class TextPipeline:
                     "use_stemmer has no effect with a custom tokenizer (as in rouge-score): the %s stemmer is "
                     "not applied, the tokenizer replaces the whole pipeline; stem inside it if needed "
                     "(signature: stem:none)", config.use_stemmer)
+            self._spans = None  # a custom tokenizer says nothing about where its tokens are
             user = tok.tokenize if callable(getattr(tok, "tokenize", None)) else tok
             self.tokenize = _checked_user_tokenizer(user)
             self.line_separable = False
@@ -286,6 +382,52 @@ class TextPipeline:
             return tokens, sents
         sents = [self.tokenize(s) for s in self.split(text)]
         return (self.tokenize(text) if self.needs_tokens else None), sents
+
+
+    # ---- where the tokens are in the text (explanations highlight the user's words)
+    def token_spans(self, text: str) -> Optional[List[Span]]:
+        """The ``(start, end)`` character span in ``text`` of every token of ``tokenize(text)``, or None
+        when the tokenizer gives no spans (a custom callable, a tokenizer registered without a span
+        finder) or they would not spell exactly these tokens. O(len(text))."""
+        if self._spans is None:
+            return None
+        raw = self._spans(text)
+        if self._stop is not None:
+            raw = [x for x in raw if x[0] not in self._stop]
+        if self.stemmer is not None:
+            stem = self.stemmer.stem_all
+            raw = [(out[0], a, b) for t, a, b in raw for out in (stem([t]),) if out]
+        if [t for t, _, _ in raw] != self.tokenize(text):
+            return None  # never show spans that disagree with the scored tokens
+        if any(b > a2 for (_, _, b), (_, a2, _) in zip(raw, raw[1:])):
+            return None  # two tokens from one character (NFKC's "½" -> "1⁄2"): no span of its own each
+        return [(a, b) for _, a, b in raw]
+
+    def sentence_spans(self, text: str) -> Optional[List[Tuple[Span, List[Span]]]]:
+        """Per sentence of :meth:`process` (rougeLsum, rougeW): its character range in ``text`` and the
+        spans of its tokens (in ``text``), or None when a sentence cannot be located in the text or its
+        tokens have no spans."""
+        if self.newline_fast or self.split is newline_split:
+            ranges, pos = [], 0
+            for line in text.split("\n"):
+                if line:
+                    ranges.append((pos, pos + len(line)))
+                pos += len(line) + 1
+        else:
+            ranges, pos = [], 0
+            for sent in self.split(text):
+                at = text.find(sent, pos)
+                if at < 0:
+                    return None
+                ranges.append((at, at + len(sent)))
+                pos = at + len(sent)
+        out = []
+        for a, b in ranges:
+            spans = self.token_spans(text[a:b])
+            if spans is None:
+                return None
+            out.append(((a, b), [(a + x, a + y) for x, y in spans]))
+        return out
 
 
 def _stopword_filtered(func: Callable[[str, Optional[CachedStemmer]], List[str]], stemmer: Optional[CachedStemmer],

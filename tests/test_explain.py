@@ -271,3 +271,136 @@ def test_cli_explain_writes_html_and_reports_the_cross_check(tmp_path, capsys):
     page = out.read_text(encoding="utf-8")
     want = explain(prediction="the cat sat", references=["the cat"], rouge_types=["rouge1", "rougeL"]).to_html()
     assert page.startswith("<!DOCTYPE html>") and want in page
+
+
+# ------------------------------------------------------------------- the user's words (issue 24 item 7)
+from strategies import texts as unicode_texts  # noqa: E402  (Unicode, punctuation, odd whitespace)
+
+from rouge_metric import RougeConfig  # noqa: E402
+from rouge_metric.text import TextPipeline  # noqa: E402
+
+SPAN_CONFIGS = [dict(tokenizer=t, use_stemmer=s, stopwords=w)
+                for t in ("default", "whitespace", "unicode", "perl")
+                for s in ((False,) if t == "whitespace" else (False, "porter"))
+                for w in (None, ["the", "a", "Cat"])]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=unicode_texts(), k=st.integers(0, len(SPAN_CONFIGS) - 1))
+def test_token_spans_spell_the_scored_tokens(text, k):
+    """Oracle: the pipeline itself. Each span, tokenized on its own, is exactly its token; the spans
+    increase and do not overlap; the text between them holds no token (without stopwords, which drop
+    words there). default, whitespace and perl always give spans."""
+    opts = SPAN_CONFIGS[k]
+    pipe = TextPipeline(RougeConfig(rouge_types=["rouge1"], **opts))
+    tokens = pipe.tokenize(text)
+    spans = pipe.token_spans(text)
+    if opts["tokenizer"] != "unicode":
+        assert spans is not None
+    if spans is None:
+        return
+    assert len(spans) == len(tokens)
+    assert all(0 <= a < b <= len(text) for a, b in spans)
+    assert all(b <= a2 for (_, b), (a2, _) in zip(spans, spans[1:]))
+    for (a, b), tok in zip(spans, tokens):
+        assert pipe.tokenize(text[a:b]) == [tok], (text[a:b], tok)
+    if not opts["stopwords"]:
+        edges = [0] + [x for sp in spans for x in sp] + [len(text)]
+        for a, b in zip(edges[::2], edges[1::2]):
+            assert pipe.tokenize(text[a:b]) == [], text[a:b]
+
+
+def test_unicode_spans_on_every_script():
+    pipe = TextPipeline(RougeConfig(rouge_types=["rouge1"], tokenizer="unicode"))
+    text = "İstanbul'da ＡＢＣ Straße ﬁne naïve e\u0301te 北京是首都 नमस्ते दुनिया Привет"
+    spans = pipe.token_spans(text)
+    assert spans is not None
+    assert [text[a:b] for a, b in spans] == ["İstanbul", "da", "ＡＢＣ", "Straße", "ﬁne", "naïve", "e\u0301te", "北",
+                                             "京", "是", "首", "都", "नमस्ते", "दुनिया", "Привет"]
+
+
+def test_sentence_spans_locate_every_sentence():
+    for split in ("newline", "offline"):
+        pipe = TextPipeline(RougeConfig(rouge_types=["rougeLsum"], sentence_splitter=split, use_stemmer=True))
+        text = "The cats sat. Dr. Smith ran home!\nRunning dogs, happily."
+        located = pipe.sentence_spans(text)
+        toks, sents = pipe.process(text)
+        assert [len(sp) for _, sp in located] == [len(s) for s in sents]
+        for ((a, b), sp), sent in zip(located, sents):
+            assert all(a <= x < y <= b for x, y in sp)
+            assert [pipe.tokenize(text[x:y])[0] for x, y in sp] == sent
+
+
+@settings(max_examples=40, deadline=None)
+@given(pred=unicode_texts(max_words=25), refs=st.lists(unicode_texts(max_words=25), min_size=1, max_size=2),
+       tok=st.sampled_from(["default", "unicode", "perl"]), stem=st.booleans())
+def test_html_highlights_the_users_words_at_the_explained_positions(pred, refs, tok, stem):
+    """The same structural check as above, on the original texts: every mark sits at a position the
+    explanation names and shows the characters that token came from; tokens=True shows the tokens."""
+    ex = explain(prediction=pred, references=refs, rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"],
+                 tokenizer=tok, use_stemmer=stem)
+    assert ex.cross_checked, ex.failed_checks()
+    for original in (True, False):
+        page = ex.to_html(tokens=not original)
+        p = _Marks()
+        p.feed(page)
+        show = original and ex.has_spans
+        assert f'data-shown="{"text" if show else "tokens"}"' in page
+        for t in ("rouge1", "rouge2", "rougeL"):
+            want = []
+            for ref in ex.references:
+                te = ref.types[t]
+                for side, positions, text, spans, toks in (
+                        ("pred", te.pred_positions, ex.prediction, ex.pred_spans, ex.pred_tokens),
+                        ("ref", te.ref_positions, ref.reference, ref.spans, ref.tokens)):
+                    want += [(side, i, "rm-hit", text[spans[i][0]:spans[i][1]] if show else toks[i])
+                             for i in positions]
+            assert p.marks[t] == want, t
+        marks = p.marks["rougeLsum"]
+        want = []
+        for ref in ex.references:
+            te = ref.types["rougeLsum"]
+            for k, pm in enumerate(te.pred_sentence_marks):
+                want += [("pred", i, "rm-hit", pred[slice(*ex.pred_sentence_spans[k][i])] if show
+                          else ex.pred_sentences[k][i]) for i in pm]
+            for s in te.sentences:
+                want += [("ref", i, "rm-hit" if i in s.hits else "rm-clipped",
+                          ref.reference[slice(*ref.sentence_spans[s.index][i])] if show else s.tokens[i])
+                         for i in s.marked]
+        assert marks == want
+
+
+def test_terminal_shows_the_original_text_and_tokens_on_demand():
+    ex = explain(prediction="The company reported\nhundreds of new engines.",
+                 references=["The companies report hundreds of engines."], rouge_types=["rouge1", "rougeL"],
+                 use_stemmer=True)
+    text = ex.format(color=False)
+    assert "prediction: The company reported ⏎ hundreds of new engines." in text
+    assert "pred: [The] [company] [reported] ⏎ [hundreds] [of] new [engines]." in text
+    assert "LCS (6): The companies report hundreds of engines" in text and "hundr " not in text
+    assert "(the normalized tokens: --tokens)" in text
+    toks = ex.format(color=False, tokens=True)
+    assert "prediction: the compani report hundr of new engin" in toks and "⏎" not in toks
+    assert toks.splitlines()[2] == text.splitlines()[2]  # the same scores and counts
+    d = json.loads(json.dumps(ex.to_dict()))
+    assert d["pred_spans"][1] == [4, 11] and d["references"][0]["spans"][1] == [4, 13]
+
+
+def test_custom_tokenizer_falls_back_to_tokens_and_says_so():
+    ex = explain(prediction="A b", references=["a c"], rouge_types=["rouge1"], tokenizer=str.split)
+    assert not ex.has_spans and ex.pred_spans is None and "custom tokenizer gives no character spans" in ex.spans_note
+    text = ex.format(color=False)
+    assert "pred: A b" in text and "shown: the tokens as the scorer sees them" in text
+    assert "custom tokenizer gives no character spans" in text
+    page = ex.to_html()
+    assert 'data-shown="tokens"' in page and "custom tokenizer gives no character spans" in page
+    assert ex.cross_checked
+
+
+def test_cli_explain_tokens_flag(capsys):
+    argv = ["explain", "--prediction", "The Cats sat", "--reference", "the cat", "--use-stemmer", "--rouge-types",
+            "rouge1", "--color", "never"]
+    assert cli.main(argv) == 0
+    assert "pred: [The] [Cats] sat" in capsys.readouterr().out
+    assert cli.main(argv + ["--tokens"]) == 0
+    assert "pred: [the] [cat] sat" in capsys.readouterr().out

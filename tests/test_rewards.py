@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from rouge_metric import RougeReward, core, rouge_reward
+from rouge_metric import Rouge, RougeReward, core, rouge_reward
 from strategies import texts
 
 BACKENDS = ["python"] + (["native"] if core.native_available() else [])
@@ -161,3 +161,63 @@ def test_call_errors_name_the_column_and_index():
         rouge_reward(tokenizer="ids")(completion_ids=[[1], ["x"]], reference=[[1], [2]])
     with pytest.raises(TypeError, match=r"completion_ids: expected a list, got None"):
         rouge_reward(tokenizer="ids")(completions=["a"], reference=[[1]])
+
+
+TYPE_MIXES = [{"rougeL": 1.0}, {"rouge2": 1.0}, {"rougeLsum": 1.0}, {"rouge1": 0.25, "rouge2": 0.25, "rougeL": 0.5},
+              {"rougeSU4": 0.3, "rougeW": 0.7}]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@SETTINGS
+@given(data=st.data())
+def test_every_reward_equals_the_scorers_value(backend, data):
+    """Oracle: Rouge.score_examples with the reward's own settings (the per-example Score dicts), on every
+    completion of a group: all with references (no subset) or some without (None, []), strings or chats."""
+    weights = data.draw(st.sampled_from(TYPE_MIXES))
+    stat = data.draw(st.sampled_from(STATS))
+    multi_ref = data.draw(st.sampled_from(["max", "mean", "pool", "best_recall"]))
+    stem = data.draw(st.booleans())
+    n = data.draw(st.integers(1, 12))
+    completions = data.draw(st.lists(texts(), min_size=n, max_size=n))
+    refs = data.draw(st.lists(st.one_of(texts(), st.lists(texts(), min_size=1, max_size=3)) if data.draw(st.booleans())
+                              else st.one_of(st.none(), st.just([]), texts(), st.lists(texts(), max_size=3)),
+                              min_size=n, max_size=n))
+    chat = data.draw(st.booleans())
+    given_completions = [[{"role": "assistant", "content": c}] for c in completions] if chat else completions
+    reward = rouge_reward(weights, stat, backend=backend, multi_ref=multi_ref, use_stemmer=stem, num_threads=2)
+    got = reward(completions=given_completions, reference=refs)
+    scorer = Rouge(list(weights), backend=backend, multi_ref=multi_ref, use_stemmer=stem)
+    has = [i for i, r in enumerate(refs) if r is not None and r != []]
+    per = scorer.score_examples(predictions=[completions[i] for i in has], references=[refs[i] for i in has])
+    want = [None] * n
+    for i, scores in zip(has, per):
+        vals = [w * getattr(scores[t], stat) for t, w in weights.items()]
+        want[i] = vals[0] if len(vals) == 1 else math.fsum(vals)
+    assert [None if v is None else v.hex() for v in got] == [None if v is None else v.hex() for v in want]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@SETTINGS
+@given(data=st.data())
+def test_every_ids_reward_equals_the_scorers_value(backend, data):
+    n = data.draw(st.integers(1, 10))
+    ids = st.lists(st.integers(0, 6), max_size=30)
+    completion_ids = data.draw(st.lists(ids, min_size=n, max_size=n))
+    refs = data.draw(st.lists(st.one_of(st.none(), ids.filter(bool), st.lists(ids, min_size=1, max_size=3)),
+                              min_size=n, max_size=n))
+    opts = dict(tokenizer="ids", ignore_ids=[0], sentence_ids=[1], backend=backend)
+    got = rouge_reward(["rouge1", "rougeLsum"], "recall", **opts)(completion_ids=completion_ids, reference=refs)
+    has = [i for i, r in enumerate(refs) if r is not None]
+    per = Rouge(["rouge1", "rougeLsum"], **opts).score_examples(
+        predictions=[completion_ids[i] for i in has], references=[refs[i] for i in has])
+    want = [None] * n
+    for i, s in zip(has, per):
+        want[i] = math.fsum([0.5 * s["rouge1"].recall, 0.5 * s["rougeLsum"].recall])
+    assert got == want
+
+
+def test_errors_name_the_group_index_when_every_completion_has_a_reference():
+    with pytest.raises(TypeError, match=r"reference\[2\]\[0\]: expected str, got int"):
+        rouge_reward()(completions=["a", "b", "c"], reference=["a", "b", [3]])
+    with pytest.raises(TypeError, match=r"completions\[1\]: expected str, got int|completions\[1\]: expected a string"):
+        rouge_reward()(completions=["a", 5], reference=["a", "b"])

@@ -98,7 +98,9 @@ ISOLATED = textwrap.dedent("""
                     "outputs": [type(o).__name__ for o in ui.kwargs["outputs"]],
                     "article_has_yaml": ui.kwargs["article"].lstrip().startswith("---"),
                     "description": ui.kwargs["description"], "examples": ui.kwargs["examples"]}
-    report["app"] = [app.app_fn(*ex) for ex in ui.kwargs["examples"]]
+    report["app"] = [app.score_and_explain(*ex) for ex in ui.kwargs["examples"]]
+    report["shown"] = [app.app_fn(*ex)[1:] for ex in ui.kwargs["examples"]]
+    report["labels"] = [c.kwargs.get("label") for c in ui.kwargs["inputs"] + ui.kwargs["outputs"]]
     try:
         app.app_fn("the cat", "  ", ["rouge1"], "default", False, "max")
         report["error"] = None
@@ -196,22 +198,29 @@ def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
 
     # the app: built with the fake gradio; its function returns the package's scores and explanation
     ui = report["ui"]
-    assert ui["fn"] and ui["n_inputs"] == 6 and ui["outputs"] == ["HTML", "JSON"]
+    assert ui["fn"] and ui["n_inputs"] == 7 and ui["outputs"] == ["HTML", "JSON", "Textbox"]
+    # short labels (the Examples table's headers); every output labelled, the scores' scale named
+    assert report["labels"][:7] == ["prediction", "references", "rouge_types", "tokenizer", "use_stemmer",
+                                    "multi_ref", "tokens"]
+    assert report["labels"][7] == "Explanation" and report["labels"][8].startswith("Scores x100, 2 decimals")
     assert not ui["article_has_yaml"]
     # the <namespace> placeholder is escaped: a browser shows it instead of reading it as a tag
     assert "&lt;namespace&gt;/rouge_metric" in ui["description"] and "<namespace>" not in ui["description"]
     assert {ex[3] for ex in ui["examples"]} >= {"default", "unicode"}
-    for ex, (page, scores) in zip(ui["examples"], report["app"]):
-        pred, ref_text, types_, tok, stem, mode = ex
+    assert any(ex[6] for ex in ui["examples"]) and not all(ex[6] for ex in ui["examples"])
+    for ex, (page, scores), (shown, signature) in zip(ui["examples"], report["app"], report["shown"]):
+        pred, ref_text, types_, tok, stem, mode, tokens = ex
         refs_ex = [r.strip("\n") for r in ref_text.split("\n---\n")]
         opts = dict(rouge_types=types_, tokenizer=None if tok == "default" else tok, use_stemmer=stem, multi_ref=mode)
         want = installed.compute(predictions=[pred], references=[refs_ex], return_precision_recall=True,
                                  return_signature=True, **opts)
-        assert scores.pop("cross_checked") is True
+        assert scores.pop("cross_checked") is True and shown.pop("cross_checked") is True
+        assert signature == scores["signature"]
         assert _strip_backend(scores.pop("signature")) == _strip_backend(want.pop("signature"))
+        assert shown == {k: round(v * 100, 2) for k, v in want.items()}  # the table's scale and rounding
         assert scores == want
         assert all(v > 0 for k, v in scores.items() if k in types_)  # every example matches something
-        want_page = explain(prediction=pred, references=refs_ex, **opts).to_html()
+        want_page = explain(prediction=pred, references=refs_ex, **opts).to_html(tokens=tokens)
         assert re.sub(r"backend:\w+", "", page) == re.sub(r"backend:\w+", "", want_page)
     assert report["error"].startswith("references: give at least one reference")
     assert report["error2"].startswith("multi_ref: invalid value 'maximum'")
@@ -277,8 +286,10 @@ def test_app_builds_with_the_real_gradio(exported, monkeypatch):
     from rouge_metric import Rouge
 
     assert app.EXAMPLES
-    for pred, ref_text, types_, tok, stem, mode in app.EXAMPLES:
-        page, scores = app.app_fn(pred, ref_text, types_, tok, stem, mode)
+    for pred, ref_text, types_, tok, stem, mode, tokens in app.EXAMPLES:
+        page, scores = app.score_and_explain(pred, ref_text, types_, tok, stem, mode, tokens)
+        assert app.app_fn(pred, ref_text, types_, tok, stem, mode, tokens)[1:] == (app.shown_scores(scores),
+                                                                                    scores["signature"])
         refs = [r.strip("\n") for r in ref_text.split("\n---\n")]
         want = Rouge(types_, tokenizer=tok, use_stemmer=stem, multi_ref=mode).compute(predictions=[pred],
                                                                                       references=[refs])
@@ -287,3 +298,121 @@ def test_app_builds_with_the_real_gradio(exported, monkeypatch):
         assert all(f'data-type="{t}"' in page for t in types_) and scores["cross_checked"] is True
     with pytest.raises(gr.Error, match="rouge_types: choose at least one rouge type"):
         app.app_fn("a", "a", [], "default", False, "max")
+
+
+# ------------------------------------------------ the Hub metric at native speed where possible (issue 22)
+NATIVE_CHECK = textwrap.dedent("""
+    import json, os, sys
+    SITE, DIR, INSTALLED, PREDS, REFS = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), \\
+        json.loads(sys.argv[5])
+    sys.path.extend(json.loads(SITE))
+    if INSTALLED:  # a folder holding an installed rouge_metric package, as site-packages would
+        sys.path.insert(0, INSTALLED)
+    else:
+        class Blocker:
+            def find_spec(self, name, path=None, target=None):
+                if name == "rouge_metric" or name.startswith("rouge_metric."):
+                    raise ImportError("blocked: no rouge_metric installed")
+        sys.meta_path.insert(0, Blocker())
+    import evaluate
+    m = evaluate.load(DIR)
+    report = {}
+    try:
+        report["result"] = m.compute(predictions=PREDS, references=REFS, rouge_types=["rouge1", "rougeL", "rougeLsum"],
+                                     use_stemmer=True, return_precision_recall=True, return_signature=True)
+    except ImportError as exc:
+        report["raised"] = str(exc)
+    core = [v for k, v in sys.modules.items() if k.startswith("evaluate_modules") and k.endswith(".core")][0]
+    report["why"] = str(core._native_error) if core._native_error is not None else None
+    report["native_from"] = getattr(core._native, "__file__", None)
+    print(json.dumps(report))
+""")
+
+
+def _installed_copy(root, edit=None):
+    """A folder with a copy of this package (its extension included), as a site-packages would hold it;
+    ``edit(package_dir)`` changes it."""
+    import shutil
+
+    pkg = root / "rouge_metric"
+    shutil.copytree(REPO / "rouge_metric", pkg, ignore=shutil.ignore_patterns("__pycache__", "_native_src"))
+    if edit is not None:
+        edit(pkg)
+    return root
+
+
+@pytest.mark.skipif(not __import__("rouge_metric").core.native_available(), reason="the native core is not built")
+def test_exported_metric_uses_the_installed_native_core_only_when_it_is_the_same_code(exported, tmp_path):
+    """evaluate.load of the exported folder in a fresh interpreter (no site processing, the package only
+    where the case puts it): the installed package's native core when it is this very code, the copy's
+    pure-Python kernels when it differs (another version, or the same version number with other sources)
+    or is absent; the numbers are the same every time, the signature says which backend."""
+    out, _ = exported
+    preds = _lines("predictions.txt")
+    refs = [list(r) for r in zip(_lines("references.txt"), _lines("references2.txt"))]
+    import site as site_mod
+
+    site = json.dumps(list(dict.fromkeys([sysconfig.get_paths()["purelib"]] + site_mod.getsitepackages())))
+
+    def run(case, installed, **env_extra):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "ROUGE_METRIC"))}
+        env.update(HF_HOME=str(tmp_path / case / "hf"), HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1",
+                   HF_DATASETS_OFFLINE="1", **env_extra)
+        proc = subprocess.run([sys.executable, "-I", "-S", "-c", NATIVE_CHECK, site, str(out), str(installed or ""),
+                               json.dumps(preds), json.dumps(refs)],
+                              capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-4000:]
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    def bump_version(pkg):
+        (pkg / "_version.py").write_text('__version__ = "0.0.1+other"\n')
+
+    def edit_scoring(pkg):  # same version number, other code
+        with open(pkg / "scoring.py", "a", encoding="utf-8") as fh:
+            fh.write("\n# another build\n")
+
+    same = run("same", _installed_copy(tmp_path / "site_same"))
+    assert "backend:native" in same["result"]["signature"] and same["why"] is None
+    assert same["native_from"].startswith(str(tmp_path / "site_same" / "rouge_metric"))
+    want = same["result"]
+    cases = {"none": None, "other_version": _installed_copy(tmp_path / "site_v", bump_version),
+             "other_code": _installed_copy(tmp_path / "site_c", edit_scoring)}
+    for case, installed in cases.items():
+        got = run(case, installed)
+        assert "backend:python" in got["result"]["signature"], case
+        assert got["result"] == {**want, "signature": want["signature"].replace("backend:native", "backend:python")}
+        if case == "other_version":
+            assert "0.0.1+other" in got["why"] and "_version.py" in got["why"]
+        if case == "other_code":
+            assert "scoring.py differ" in got["why"] and "_version.py" not in got["why"]
+    # forcing the native backend where the installed package is another build fails loudly
+    forced = run("forced", cases["other_code"], ROUGE_METRIC_BACKEND="native")
+    assert "native backend was requested" in forced["raised"] and "scoring.py differ" in forced["raised"]
+
+
+def test_app_without_gradio_says_how_to_preview(exported, tmp_path):
+    """`python app.py` where gradio is missing: one line naming the card's gradio version to install."""
+    out, _ = exported
+    import site as site_mod
+
+    code = textwrap.dedent("""
+        import json, runpy, sys
+        sys.path.extend(json.loads(sys.argv[1]))
+        class Blocker:
+            def find_spec(self, name, path=None, target=None):
+                if name == "gradio" or name.startswith("gradio."):
+                    raise ImportError("no gradio here")
+        sys.meta_path.insert(0, Blocker())
+        runpy.run_path(sys.argv[2], run_name="__main__")
+    """)
+    site = json.dumps(list(dict.fromkeys([sysconfig.get_paths()["purelib"]] + site_mod.getsitepackages())))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(HF_HOME=str(tmp_path / "hf"), HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1")
+    proc = subprocess.run([sys.executable, "-I", "-S", "-c", code, site, str(out / "app.py")], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=300)
+    version = space.sdk_version((REPO / "hub_card.md").read_text(encoding="utf-8"))
+    assert version == "6.31.0"
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "app.py needs gradio, which a Space gets from the card's sdk_version; to preview the Space locally: "
+        f"pip install -r requirements.txt gradio=={version} && python app.py")

@@ -55,7 +55,7 @@ LAUNCH = textwrap.dedent("""
     sys.meta_path.insert(0, Blocker())
     sys.path.insert(0, DIR)
     import app
-    app.build_interface().launch(server_name="127.0.0.1", server_port=PORT, prevent_thread_lock=False)
+    app.launch(server_name="127.0.0.1", server_port=PORT, prevent_thread_lock=False)
 """)
 
 
@@ -181,3 +181,59 @@ def test_bad_input_shows_the_message(server, browser, artifacts):
     _wait(lambda: "references: give at least one reference" in browser.find_element(By.TAG_NAME, "body").text)
     browser.save_screenshot(str(artifacts / "space_error.png"))
     assert "verbose error reporting" not in browser.find_element(By.TAG_NAME, "body").text
+
+
+def test_layout_fits_the_page(server, browser, artifacts):
+    """Issue 24 item 8: the Examples table is not wider than the page and every header is readable in
+    full; the HTML output has a visible label; the scores panel is on the table's x100 scale and says
+    so; the signature is shown in full (it wraps)."""
+    pred, ref = "The cat sat on the mat.\nThe end.", "The cat lay on the mat."
+    _submit(browser, server, pred, ref)
+    _wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".rm-explain .rm-scores"))
+    body = browser.find_element(By.TAG_NAME, "body")
+    browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    time.sleep(0.5)
+    browser.save_screenshot(str(artifacts / "space_layout.png"))
+    page_width = browser.execute_script("return document.documentElement.clientWidth")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= page_width
+    tables = [t for t in browser.find_elements(By.CSS_SELECTOR, "table") if "prediction" in t.text.split("\n")[0]]
+    assert tables, "no Examples table"
+    examples = tables[0]
+    browser.execute_script("arguments[0].scrollIntoView()", examples)
+    time.sleep(0.5)
+    browser.save_screenshot(str(artifacts / "space_examples.png"))
+    box = browser.execute_script("var r = arguments[0].getBoundingClientRect(); var p = arguments[0].parentElement"
+                                 ".getBoundingClientRect(); return [r.left, r.right, p.left, p.right, "
+                                 "arguments[0].scrollWidth, arguments[0].clientWidth]", examples)
+    assert box[1] <= page_width and box[0] >= 0
+    headers = examples.find_elements(By.TAG_NAME, "th")
+    assert [h.text.strip() for h in headers] == ["prediction", "references", "rouge_types", "tokenizer",
+                                                 "use_stemmer", "multi_ref", "tokens"]
+    for h in headers:  # every header inside the table's visible box and the page
+        r = browser.execute_script("var r = arguments[0].getBoundingClientRect(); return [r.left, r.right]", h)
+        assert box[0] - 1 <= r[0] and r[1] <= min(box[1], page_width) + 1, (h.text, r, box)
+    # every output has a visible label
+    text = body.text
+    for label in ("Explanation", "Scores x100, 2 decimals (evaluate module)", "Signature"):
+        assert label in text, label
+    # the scores panel: the table's numbers (x100, 2 decimals), no 17-digit floats
+    want = explain(prediction=pred, references=[ref], rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    for t, sc in want.combined.items():
+        cells = browser.find_element(By.CSS_SELECTOR, f'.rm-scores tr[data-type="{t}"]').find_elements(By.TAG_NAME, "td")
+        assert f'"{t}": {float(cells[3].text):g}' in text.replace(".0,", ",") or f"{float(cells[3].text)}" in text
+    import re as _re
+    assert not _re.search(r"\d\.\d{5,}", text.split("Signature")[0]), "long floats on the page"
+    # the signature in full, in a box that wraps it
+    sig = [t for t in browser.find_elements(By.CSS_SELECTOR, "textarea") if "types:" in (t.get_attribute("value") or "")]
+    assert len(sig) == 1  # the Space runs its own pure-Python copy here (the package is blocked)
+    assert sig[0].get_attribute("value") == want.signature.replace("backend:native", "backend:python")
+    dims = browser.execute_script("var e = arguments[0]; return [e.scrollWidth, e.clientWidth, e.scrollHeight, "
+                                  "e.clientHeight]", sig[0])
+    assert dims[0] <= dims[1] and dims[2] <= dims[3] + 2, dims  # no horizontal scroll; all lines in view
+    # the explanation's own score table keeps its words whole (no "precisi-on")
+    for th in browser.find_elements(By.CSS_SELECTOR, ".rm-scores th"):
+        assert th.text.strip() in ("type", "precision", "recall", "F") or th.text.startswith("hits"), th.text
+        assert "\n" not in th.text.strip() or th.text.startswith("hits")
+    # the user's words are highlighted; the tokens checkbox shows the normalized tokens
+    marks = browser.find_elements(By.CSS_SELECTOR, '.rm-type[data-type="rouge1"] mark.rm-hit[data-side="pred"]')
+    assert [m.text for m in marks][:2] == ["The", "cat"]
