@@ -19,6 +19,7 @@ import typing
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import config as config_mod
+from ._lazy import require
 from .config import RougeConfig
 from .jsonl import parse_jsonl
 
@@ -125,9 +126,9 @@ def read_jsonl(path: str, fields: Sequence[Tuple[str, bool]]) -> List[List[Any]]
 def read_dataset(path: str, fields: Sequence[Tuple[str, bool]], split: Optional[str]) -> List[List[Any]]:
     """Columns of a dataset saved with ``save_to_disk`` (a ``DatasetDict`` needs ``--split``)."""
     try:
-        import datasets
-    except ImportError:  # pragma: no cover - datasets is a dependency
-        raise InputError("reading a saved dataset needs `pip install datasets`", EXIT_USAGE) from None
+        datasets = require("datasets", "evaluate", "reading a saved dataset")
+    except ImportError as exc:
+        raise InputError(str(exc), EXIT_USAGE) from None
     if not os.path.exists(path):
         raise InputError(f"{path}: not found", EXIT_FILE)
     try:
@@ -625,8 +626,10 @@ def cmd_generate_and_score(args: argparse.Namespace) -> int:
 
     data: Any = args.data
     if os.path.isdir(data):
-        import datasets
-
+        try:
+            datasets = require("datasets", "evaluate", "reading a saved dataset")
+        except ImportError as exc:
+            raise InputError(str(exc), EXIT_USAGE) from None
         data = datasets.load_from_disk(args.data)
         if isinstance(data, datasets.DatasetDict):
             if args.split is None and len(data) == 1:
