@@ -87,8 +87,11 @@ class BuildExt(build_ext):
         if (san_compile or san_link) and kind not in ("unix",):
             raise RuntimeError(f"ROUGE_METRIC_SANITIZE needs GCC or Clang, not compiler type {kind!r}")
         for ext in self.extensions:
-            ext.extra_compile_args = COMPILER_FLAGS[kind] + san_compile + ext.extra_compile_args
-            ext.extra_link_args = san_link + ext.extra_link_args
+            if not getattr(ext, "_rouge_flags", False):  # once (an editable build runs this twice)
+                # after pybind11's own flags (its -g0 must not override a sanitizer build's -g)
+                ext.extra_compile_args = ext.extra_compile_args + COMPILER_FLAGS[kind] + san_compile
+                ext.extra_link_args = ext.extra_link_args + san_link
+                ext._rouge_flags = True
         super().build_extensions()
 
     def build_extension(self, ext):
@@ -97,9 +100,14 @@ class BuildExt(build_ext):
         except Exception as exc:  # noqa: BLE001 - compile or link error of the optional extension
             self._fallback(exc)
 
+    _warned = False
+
     def _fallback(self, exc):
         if native_required():
             raise
+        if BuildExt._warned:  # an editable build runs the command twice
+            return
+        BuildExt._warned = True
         sys.stderr.write(FALLBACK_WARNING.format(error=f"{type(exc).__name__}: {exc}".strip(), env=REQUIRE_ENV))
         sys.stderr.flush()
 

@@ -10,6 +10,7 @@
 # portable.hpp; cibuildwheel builds the Windows wheels with it (.github/workflows/release.yml).
 #
 #   tools/cross_build.sh            # every compiler present; exit 1 when one fails
+#   tools/cross_build.sh mingw-w64  # only these (gcc, clang, aarch64, mingw-w64)
 # Takes about 1-2 minutes per compiler on a loaded 2-core machine (-O1 for the cross compiles).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -94,9 +95,13 @@ cat > "$WORK/win64/pyconfig.h" <<'EOF'
 EOF
 
 status=0
+ONLY=" $* "
 run() {  # run NAME COMPILER ARGS...
     local name=$1 cc=$2
     shift 2
+    if [ "$ONLY" != "  " ] && [[ "$ONLY" != *" $name "* ]]; then
+        return
+    fi
     if ! command -v "$cc" >/dev/null; then
         echo "cross_build: $name: SKIPPED ($cc not installed)"
         return

@@ -155,7 +155,7 @@ struct BigAlloc {
 #endif
         return (T*)::operator new(n * sizeof(T));
     }
-    void deallocate(T* p, size_t n) {
+    void deallocate(T* p, [[maybe_unused]] size_t n) {  // n: Linux only
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
         if (n * sizeof(T) >= HUGE_PAGE && n <= SIZE_MAX / sizeof(T) - HUGE_PAGE) {
             munmap(p, mapped(n));
