@@ -4,8 +4,8 @@
     python benchmarks/ab.py --base ../base --new . --corpus ../shared/corpora/cnndm_simcls_nl.jsonl.gz
 
 Each round runs one fresh process per build (base first in odd rounds, new first in even ones) that
-imports rouge_metric from that checkout and times, on the same pairs (rouge1/2/L/Lsum, stemming unless
-``--no-stem``):
+imports rouge_metric from that checkout and times, on the same pairs (``--types``, default
+rouge1/2/L/Lsum; stemming unless ``--no-stem``):
 - ``cold``: the first ``Rouge.compute`` of the process on ``--threads`` threads (import excluded; the
   vocabulary is empty);
 - ``compute``: ``Rouge.compute`` on ``--threads`` threads (default 1), warm (median of ``--reps`` calls);
@@ -28,18 +28,21 @@ import textwrap
 CHILD = textwrap.dedent("""
     import gzip, json, sys, time
     path, stem, reps, pair_limit, threads = sys.argv[1], sys.argv[2] == "1", int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    types = sys.argv[6].split(",")
+    if sys.argv[7] == "cpu":  # CPU time of the process: less sensitive to other processes on a loaded machine
+        time.perf_counter = time.process_time
     rows = [json.loads(l) for l in gzip.open(path, "rt", encoding="utf-8")]
     P = [r["prediction"] for r in rows]
     R = [r["references"] for r in rows]
     from rouge_metric import Rouge, RougeScorer, active_backend
     assert active_backend() == "native"
-    rouge = Rouge(use_stemmer=stem, num_threads=threads)
+    rouge = Rouge(types, use_stemmer=stem, num_threads=threads)
     t = time.perf_counter(); first = rouge.compute(predictions=P, references=R); cold = time.perf_counter() - t
     warm = []
     for _ in range(reps):
         t = time.perf_counter(); again = rouge.compute(predictions=P, references=R); warm.append(time.perf_counter() - t)
     assert again.scores == first.scores
-    scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=stem)
+    scorer = RougeScorer(types, use_stemmer=stem)
     Pp, Rp = P[:pair_limit], R[:pair_limit]
     for p, r in zip(Pp, Rp):
         scorer.score_multi(r, p)
@@ -50,14 +53,14 @@ CHILD = textwrap.dedent("""
             scorer.score_multi(r, p)
         pair.append(time.perf_counter() - t)
     print(json.dumps({"n": len(P), "cold": cold, "compute": sorted(warm)[len(warm) // 2],
-                      "pair": sorted(pair)[len(pair) // 2], "mean": list(first.scores["rougeL"])}))
+                      "pair": sorted(pair)[len(pair) // 2], "mean": [list(first.scores[t]) for t in types]}))
 """)
 
 
 def run(tree: str, args) -> dict:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), ROUGE_METRIC_BACKEND="native", OMP_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", CHILD, args.corpus, str(int(not args.no_stem)), str(args.reps),
-                          str(args.pair_limit), str(args.threads)], env=env, capture_output=True, text=True, cwd=os.path.abspath(tree))
+                          str(args.pair_limit), str(args.threads), args.types, args.clock], env=env, capture_output=True, text=True, cwd=os.path.abspath(tree))
     if out.returncode != 0:
         raise SystemExit(f"{tree}: {out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -73,6 +76,9 @@ def main() -> int:
     ap.add_argument("--pair-limit", type=int, default=3000)
     ap.add_argument("--no-stem", action="store_true")
     ap.add_argument("--threads", type=int, default=1, help="threads of the cold and warm compute calls")
+    ap.add_argument("--types", default="rouge1,rouge2,rougeL,rougeLsum", help="comma-separated rouge types")
+    ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                    help="wall time, or the process's CPU time (all its threads; steadier on a shared machine)")
     args = ap.parse_args()
     ratios = {"cold": [], "compute": [], "pair": []}
     for rnd in range(args.rounds):

@@ -8,7 +8,7 @@ from ._lazy import lazy_attributes
 from ._version import __version__
 from .aggregate import CorpusAccumulator
 from .config import DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, RougeConfig
-from .core import active_backend
+from .core import NativeBackendMissingWarning, active_backend
 from .multilingual import SNOWBALL_LANGUAGES, unicode_tokenize
 from .result import (AggregateScore, Comparison, ComparisonResult, CorpusResult, GenerationResult, Score,
                      output_key)
@@ -38,6 +38,7 @@ __all__ = [
     "PipelineGenerator",
     "DEFAULT_ROUGE_TYPES",
     "MULTI_REF_MODES",
+    "NativeBackendMissingWarning",
     "Rouge",
     "Rouge155",
     "RougeConfig",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Any, Callable, Dict, List, Tuple
 
 
@@ -25,3 +26,14 @@ def lazy_attributes(package: str, homes: Dict[str, str], namespace: Dict[str, An
         return sorted(set(namespace) | set(homes))
 
     return __getattr__, __dir__
+
+
+def require(module: str, extra: str, feature: str) -> ModuleType:
+    """``module`` imported, or an ImportError naming the extra of this package that installs it (the core
+    install has numpy and nltk only; pyproject.toml lists the extras)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        top = module.split(".")[0]
+        raise ImportError(f"{feature} needs {top}, which the [{extra}] extra installs: "
+                          f'pip install -e ".[{extra}]" (in a clone of rouge_metric), or pip install {top}') from exc

@@ -19,6 +19,7 @@ import typing
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import config as config_mod
+from ._lazy import require
 from .config import RougeConfig
 from .jsonl import parse_jsonl
 
@@ -135,9 +136,9 @@ def read_jsonl(path: str, fields: Sequence[Tuple[str, bool]]) -> List[List[Any]]
 def read_dataset(path: str, fields: Sequence[Tuple[str, bool]], split: Optional[str]) -> List[List[Any]]:
     """Columns of a dataset saved with ``save_to_disk`` (a ``DatasetDict`` needs ``--split``)."""
     try:
-        import datasets
-    except ImportError:  # pragma: no cover - datasets is a dependency
-        raise InputError("reading a saved dataset needs `pip install datasets`", EXIT_USAGE) from None
+        datasets = require("datasets", "evaluate", "reading a saved dataset")
+    except ImportError as exc:
+        raise InputError(str(exc), EXIT_USAGE) from None
     if path == STDIN:
         raise InputError("-: standard input holds text or JSONL, not a saved dataset", EXIT_USAGE)
     if not os.path.exists(path):
@@ -707,8 +708,10 @@ def cmd_generate_and_score(args: argparse.Namespace) -> int:
         _check_model_path(args.model)  # before reading the data
     data: Any = args.data
     if os.path.isdir(data):
-        import datasets
-
+        try:
+            datasets = require("datasets", "evaluate", "reading a saved dataset")
+        except ImportError as exc:
+            raise InputError(str(exc), EXIT_USAGE) from None
         data = select_split(datasets.load_from_disk(args.data), args.split, args.data)
     elif not os.path.exists(data):
         raise InputError(f"{data}: file not found", EXIT_FILE)

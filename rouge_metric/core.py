@@ -4,6 +4,10 @@
 the compiled ones and fails loudly when they are missing; unset (or ``auto``) picks native when it
 imports. :func:`active_backend` names the backend in use (it is also in every signature).
 
+When ``auto`` falls back to Python on a platform that has prebuilt wheels with the native core (an
+install built without a C++ compiler), a :class:`NativeBackendMissingWarning` says so once per
+process, with how to get the native core; forcing ``python`` never warns.
+
 The native backend provides the kernels of :mod:`rouge_metric.core_py` under the same names and, through
 :func:`native_scorer`, a whole-pipeline scorer (tokenize, stem cache, intern, kernels, multi-reference
 combine, P/R/F) for the named tokenizers ``default``/``whitespace`` with newline sentences, and through
@@ -14,6 +18,8 @@ the Python pipeline on the native kernels.
 from __future__ import annotations
 
 import os
+import sys
+import warnings
 from types import ModuleType
 from typing import Any, Dict, Optional, Tuple
 
@@ -24,6 +30,41 @@ ENV_VAR = "ROUGE_METRIC_BACKEND"
 
 _native: Optional[ModuleType] = None
 _native_error: Optional[BaseException] = None
+_fallback_warned = False
+
+
+class NativeBackendMissingWarning(RuntimeWarning):
+    """The compiled core is missing where a wheel with it exists: the (slower) pure-Python backend runs."""
+
+
+#: ``(sys.platform, machine)`` pairs with published wheels carrying the native core (CPython only).
+NATIVE_PLATFORMS = frozenset({
+    ("linux", "x86_64"), ("linux", "aarch64"), ("darwin", "x86_64"), ("darwin", "arm64"), ("win32", "amd64"),
+})
+
+
+def native_capable_platform() -> bool:
+    """True on a CPython and platform for which wheels with the native core are built."""
+    import platform  # here: only a fallback asks
+
+    return (platform.python_implementation() == "CPython"
+            and (sys.platform, platform.machine().lower()) in NATIVE_PLATFORMS)
+
+
+def _warn_fallback() -> None:
+    global _fallback_warned
+    if _fallback_warned or not native_capable_platform():
+        return
+    _fallback_warned = True
+    warnings.warn(
+        f"rouge_metric: the native core (rouge_metric._native) is not installed ({_native_error!r}); "
+        "the pure-Python backend runs instead: the same numbers, much more slowly. Get the native core "
+        "with a prebuilt wheel (pip install --force-reinstall --only-binary rouge-metric-hf rouge-metric-hf) "
+        f"or by reinstalling with a C++17 compiler available; set {ENV_VAR}=python to choose the pure-Python "
+        "backend without this warning.",
+        NativeBackendMissingWarning,
+        stacklevel=3,
+    )
 
 
 def _load_native() -> Optional[ModuleType]:
@@ -114,10 +155,14 @@ def get_backend(name: Optional[str] = None) -> str:
     if want == "native" and mod is None:
         raise ImportError(
             f"the native backend was requested ({ENV_VAR}=native or backend='native') but the compiled "
-            f"extension rouge_metric._native is not available: {_native_error!r}. Reinstall the package "
-            "with a C++ compiler available (pip install --force-reinstall --no-binary rouge-metric-hf .)."
+            f"extension rouge_metric._native is not available: {_native_error!r}. Install a wheel with it "
+            "(pip install --force-reinstall --only-binary rouge-metric-hf rouge-metric-hf) or reinstall with a "
+            "C++17 compiler available (ROUGE_METRIC_REQUIRE_NATIVE=1 makes a failed compile an error)."
         )
-    return "native" if mod is not None else "python"
+    if mod is None:
+        _warn_fallback()
+        return "python"
+    return "native"
 
 
 def active_backend() -> str:

@@ -80,9 +80,9 @@ def _columns_of(data: Any, names: Sequence[str], where: str) -> Tuple[List[List[
     if isinstance(data, (str, os.PathLike)):
         path = os.fspath(data)
         if os.path.isdir(path):
-            import datasets
+            from ._lazy import require
 
-            data = datasets.load_from_disk(path)
+            data = require("datasets", "evaluate", "a dataset folder saved with save_to_disk").load_from_disk(path)
             where = path
         else:
             if not os.path.exists(path):

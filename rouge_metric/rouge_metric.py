@@ -6,8 +6,12 @@ module also works where the rouge_metric package is not installed (it then uses 
 kernels, which give the same numbers).
 """
 
-import datasets
-import evaluate
+try:
+    import datasets
+    import evaluate
+except ImportError as _exc:  # the core install has neither: they are the [evaluate] extra
+    raise ImportError('rouge_metric.rouge_metric (the evaluate module) needs evaluate and datasets, which the '
+                      '[evaluate] extra installs: pip install -e ".[evaluate]" (in a clone of rouge_metric)') from _exc
 
 # Every pure-Python module of the package, so that evaluate copies them all (names unused here).
 from ._record import Record

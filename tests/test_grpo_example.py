@@ -10,7 +10,7 @@ import pytest
 
 from conftest import REPO
 
-pytest.importorskip("trl", reason="TRL is the [rl] extra (also in [test])")
+pytest.importorskip("trl", reason="TRL is the [rl] extra (also in [test] on Python 3.11+: TRL 1.16 needs 3.11)")
 
 
 @pytest.mark.parametrize("reward_on, steps", [("text", 20), ("ids", 10)])

@@ -326,7 +326,7 @@ struct Scorer {
         auto prefetch_text = [](const Text& t) {
             const char* p = (const char*)t.data;
             size_t bytes = std::min<size_t>(t.len * (size_t)t.kind, 4096);
-            for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o);
+            for (size_t o = 0; o < bytes; o += 64) ROUGE_PREFETCH(p + o);
         };
         // Keep the docs of a deferred example (th.docs[0, k + 1)) in th.store, so that phase 3 does not
         // tokenize its texts again: O(its tokens) ints until the end of the call.

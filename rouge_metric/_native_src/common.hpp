@@ -3,6 +3,7 @@
 // Layout of rouge_metric/_native_src (one translation unit, bindings.cpp, includes the rest; each file
 // follows one step of the Python data path, see docs/native.md):
 //   common.hpp     this file                     hash.hpp       string and pair hash tables
+//   portable.hpp   compiler builtins (popcount, bit scans, prefetch, inlining) for GCC/Clang and MSVC
 //   interrupt.hpp  Ctrl-C and errors across threads
 //   text.hpp       str -> tokens (rouge-score's default tokenizer, whitespace)
 //   porter.hpp, perl_porter.hpp  the two Porter stemmers (nltk's, ROUGE-1.5.5's), pure functions
@@ -18,6 +19,8 @@
 #pragma once
 
 #include <Python.h>
+
+#include "portable.hpp"
 
 #include <algorithm>
 #include <atomic>

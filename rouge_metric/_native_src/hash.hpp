@@ -41,7 +41,7 @@ inline uint64_t load_le64(const char* p) {
     uint64_t k;
     std::memcpy(&k, p, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    k = __builtin_bswap64(k);
+    k = bswap64(k);
 #endif
     return k;
 }
@@ -134,30 +134,30 @@ inline Key make_key_slack(const char* p, size_t n) {  // 16 readable bytes past 
 template <class T>
 struct BigAlloc {
     using value_type = T;
-    static constexpr size_t HUGE = (size_t)2 << 20;
+    static constexpr size_t HUGE_PAGE = (size_t)2 << 20;
     BigAlloc() = default;
     template <class U>
     BigAlloc(const BigAlloc<U>&) {}
-    static size_t mapped(size_t n) { return (n * sizeof(T) + HUGE - 1) & ~(HUGE - 1); }
+    static size_t mapped(size_t n) { return (n * sizeof(T) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1); }
     T* allocate(size_t n) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (n * sizeof(T) >= HUGE && n <= SIZE_MAX / sizeof(T) - HUGE) {
+        if (n * sizeof(T) >= HUGE_PAGE && n <= SIZE_MAX / sizeof(T) - HUGE_PAGE) {
             size_t len = mapped(n);
-            void* p = mmap(nullptr, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            void* p = mmap(nullptr, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (p == MAP_FAILED) throw std::bad_alloc();
-            uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+            uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
             size_t head = a - (uintptr_t)p;
             if (head) munmap(p, head);
-            if (HUGE - head) munmap((char*)a + len, HUGE - head);
+            if (HUGE_PAGE - head) munmap((char*)a + len, HUGE_PAGE - head);
             madvise((void*)a, len, MADV_HUGEPAGE);  // a hint: without it the block works the same
             return (T*)a;
         }
 #endif
         return (T*)::operator new(n * sizeof(T));
     }
-    void deallocate(T* p, size_t n) {
+    void deallocate(T* p, [[maybe_unused]] size_t n) {  // n: Linux only
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (n * sizeof(T) >= HUGE && n <= SIZE_MAX / sizeof(T) - HUGE) {
+        if (n * sizeof(T) >= HUGE_PAGE && n <= SIZE_MAX / sizeof(T) - HUGE_PAGE) {
             munmap(p, mapped(n));
             return;
         }
@@ -199,7 +199,7 @@ struct StrMap {
             if (diff == 0 && (k.n <= 16 || same(arena.data() + s.off + 16, k.p + 16, k.n - 16))) return &s.val;
         }
     }
-    void prefetch(const Key& k) const { __builtin_prefetch(&slots[k.h & (slots.size() - 1)]); }
+    void prefetch(const Key& k) const { ROUGE_PREFETCH(&slots[k.h & (slots.size() - 1)]); }
     // Insert a key that is not in the map. The offsets and lengths are 32-bit: a map whose keys
     // exceed 4 GiB (or a key of 4 GiB) is refused rather than corrupted.
     void insert(const Key& k, int32_t v) {
@@ -283,7 +283,7 @@ struct PairTable {
     }
     // The value of key, created (0) when absent; at most the bound given to reset() distinct keys.
     // The reference is valid until the next insertion.
-    __attribute__((always_inline)) inline int32_t& at(uint64_t key) {
+    ROUGE_FORCE_INLINE int32_t& at(uint64_t key) {
         ROUGE_CHECK((count + 1) * 2 <= slots.size(), "PairTable: more keys than its bound");
         for (size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
             Slot& x = slots[i];

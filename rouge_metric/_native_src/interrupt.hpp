@@ -54,13 +54,13 @@ struct Poll {
     // True when the work must stop. Cheap: the caller reads the clock every 8th call (the check points
     // are microseconds to milliseconds apart) and takes the GIL at most every POLL_MS milliseconds;
     // the other threads only read `stop`.
-    __attribute__((always_inline)) inline bool stopped() {
+    ROUGE_FORCE_INLINE bool stopped() {
         if (!in) return false;
         if (caller && --countdown == 0) tick();
         return in->stopped();
     }
 
-    __attribute__((noinline)) void tick() {
+    ROUGE_NOINLINE void tick() {
         countdown = 8;
         auto now = std::chrono::steady_clock::now();
         if (now >= next_poll) {

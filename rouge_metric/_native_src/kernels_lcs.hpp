@@ -188,7 +188,7 @@ inline int64_t lcs_len(Workspace& ws, Seq A, Seq B) {
             v = (v + u) | (v - u);
         }
         uint64_t full = B.n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << B.n) - 1);
-        res = (int64_t)B.n - __builtin_popcountll(v & full);
+        res = (int64_t)B.n - popcount64(v & full);
     } else {
         ws.V.assign(W, ~(uint64_t)0);
         if (sparse) {
@@ -207,7 +207,7 @@ inline int64_t lcs_len(Workspace& ws, Seq A, Seq B) {
             }
         }
         int64_t ones = 0;
-        for (size_t w = 0; w < W; ++w) ones += __builtin_popcountll(ws.V[w]);
+        for (size_t w = 0; w < W; ++w) ones += popcount64(ws.V[w]);
         res = (int64_t)(W * 64) - ones;  // bits past B.n stay 1
     }
     clear_masks(ws, B, W);
@@ -252,7 +252,7 @@ void lcs_mark_pos_w(Workspace& ws, const MS& ms, Seq r, size_t n, size_t W, cons
             ms.put(t);
             return false;
         }
-        size_t b = w * 64 + 63 - (size_t)__builtin_clzll(stop);
+        size_t b = w * 64 + 63 - (size_t)clz64(stop);
         size_t hit = (size_t)((M[w] >> (b % 64)) & 1);
         ms.put(t);
         mark[pos[i - 1]] |= (uint8_t)hit;
@@ -299,7 +299,7 @@ inline void lcs_mark_pos(Workspace& ws, bool sparse, Seq r, Seq c, size_t W, con
             uint64_t M = pm[r.p[pos[i - 1]]];
             uint64_t stop = (M | ~left) & (~(uint64_t)0 >> (64 - j));
             if (!stop) break;
-            size_t b = 63 - (size_t)__builtin_clzll(stop);
+            size_t b = 63 - (size_t)clz64(stop);
             size_t hit = (size_t)((M >> b) & 1);
             mark[pos[i - 1]] |= (uint8_t)hit;
             j = b + 1 - hit;
@@ -400,12 +400,12 @@ inline void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& h
                 int32_t t = c.p[j];
                 bool firstocc;
                 if (W == 1) {
-                    firstocc = __builtin_ctzll(ws.pm1[t]) == (int)j;
+                    firstocc = ctz64(ws.pm1[t]) == (int)j;
                 } else if (sparse) {
                     firstocc = SparseMasks(ws).first_at(t, j);
                 } else {
                     const uint64_t* mk = ws.masks.data() + ws.slot[t];
-                    firstocc = __builtin_ctzll(mk[j / 64]) == (int)(j % 64);
+                    firstocc = ctz64(mk[j / 64]) == (int)(j % 64);
                     for (size_t w = 0; firstocc && w < j / 64; ++w) firstocc = mk[w] == 0;
                 }
                 if (firstocc) ws.distinct.push_back(t);
@@ -420,7 +420,7 @@ inline void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& h
                     if (w == b0 / 64) x &= ~(uint64_t)0 << (b0 % 64);
                     if (w == (b1 - 1) / 64 && b1 % 64) x &= ((uint64_t)1 << (b1 % 64)) - 1;
                     while (x) {
-                        pos[np++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x) - b0);
+                        pos[np++] = (uint32_t)(w * 64 + (size_t)ctz64(x) - b0);
                         x &= x - 1;
                     }
                 }

@@ -31,8 +31,8 @@ inline int64_t resample_means(const double* table, int64_t n_items, int64_t k, c
         for (int64_t j = 1; j < n; ++j) {
             if (j + PF < n) {
                 const char* p = (const char*)(table + row[j + PF] * k);
-                for (int64_t off = 0; off < stride_bytes; off += 64) __builtin_prefetch(p + off);
-                __builtin_prefetch(p + stride_bytes - 1);
+                for (int64_t off = 0; off < stride_bytes; off += 64) ROUGE_PREFETCH(p + off);
+                ROUGE_PREFETCH(p + stride_bytes - 1);
             }
             const double* t = table + row[j] * k;
             for (int64_t c = 0; c < k; ++c) acc[c] += t[c];

@@ -11,7 +11,7 @@
 #include "hash.hpp"
 #include "lower_table.h"
 
-#if defined(__SSE2__)
+#if ROUGE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -101,7 +101,7 @@ inline const AsciiTable ASCII;
 
 // 1-byte (Latin-1) texts: 16 characters at a time with SSE2 (baseline x86-64). Bit k of a class mask
 // is set when byte k is in the class.
-#if defined(__SSE2__)
+#if ROUGE_SSE2
 inline uint32_t token_mask16(__m128i v) {  // ASCII [A-Za-z0-9]
     __m128i low = _mm_or_si128(v, _mm_set1_epi8(0x20));
     __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(low, _mm_set1_epi8('z' + 1)));
@@ -123,10 +123,10 @@ inline __m128i load16(const uint16_t* p) {
 // First j >= i where s[j] is not an ASCII token character (or len).
 template <class C>
 inline size_t token_run_end(const C* s, size_t i, size_t len) {
-#if defined(__SSE2__)
+#if ROUGE_SSE2
     while (i + 16 <= len) {
         uint32_t m = ~token_mask16(load16(s + i)) & 0xFFFFu;
-        if (m) return i + (size_t)__builtin_ctz(m);
+        if (m) return i + (size_t)ctz32(m);
         i += 16;
     }
 #endif
@@ -137,12 +137,12 @@ inline size_t token_run_end(const C* s, size_t i, size_t len) {
 // First j >= i where s[j] is a token character, a newline or non-ASCII (or len).
 template <class C>
 inline size_t skip_separators(const C* s, size_t i, size_t len) {
-#if defined(__SSE2__)
+#if ROUGE_SSE2
     while (i + 16 <= len) {
         __m128i v = load16(s + i);
         uint32_t m = token_mask16(v) | (uint32_t)_mm_movemask_epi8(v) |
                      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-        if (m) return i + (size_t)__builtin_ctz(m);
+        if (m) return i + (size_t)ctz32(m);
         i += 16;
     }
 #endif
@@ -156,7 +156,7 @@ inline size_t skip_separators(const C* s, size_t i, size_t len) {
 // varying trip count costs a branch miss per token.
 template <class C>
 inline void lower_copy(char* dst, const C* src, size_t n, size_t avail) {
-#if defined(__SSE2__)
+#if ROUGE_SSE2
     size_t k = 0;
     if (((n + 15) & ~(size_t)15) <= avail) {
         for (; k < n; k += 16)
@@ -305,7 +305,7 @@ inline size_t next_set(const uint64_t* a, size_t i, size_t W) {
         if (++w >= W) return W * 64;
         x = a[w];
     }
-    return w * 64 + (size_t)__builtin_ctzll(x);
+    return w * 64 + (size_t)ctz64(x);
 }
 // The fast path over text[0, len) (see above): fills cur.keys, cur.nt, cur.ends, and prefetches the
 // slot of each token in map. For 2-byte text (C = uint16_t) the projection happens while loading;
@@ -331,7 +331,7 @@ bool scan_default(const C* text, size_t len, TokBuf& cur, const StrMap& map) {
                 if (o < len) std::memcpy(tmp, text + o, (len - o) * sizeof(C));
                 src = tmp;
             }
-#if defined(__SSE2__)
+#if ROUGE_SSE2
             if (check) {
                 __m128i a = _mm_loadu_si128((const __m128i*)src), b = _mm_loadu_si128((const __m128i*)(src + 8));
                 __m128i lo = _mm_set1_epi16((short)(uint16_t)(LOWER_CP[0] - 1));
@@ -383,15 +383,15 @@ bool scan_default(const C* text, size_t len, TokBuf& cur, const StrMap& map) {
         carry = t >> 63;
         size_t base = w * 64;
         if (open && en) {
-            emit(start, base + (size_t)__builtin_ctzll(en));
+            emit(start, base + (size_t)ctz64(en));
             en &= en - 1;
             open = false;
         }
         while (st) {
-            size_t s = base + (size_t)__builtin_ctzll(st);
+            size_t s = base + (size_t)ctz64(st);
             st &= st - 1;
             if (en) {
-                emit(s, base + (size_t)__builtin_ctzll(en));
+                emit(s, base + (size_t)ctz64(en));
                 en &= en - 1;
             } else {
                 start = s;

@@ -69,7 +69,7 @@ struct Workspace {
         }
     }
     bool covers(const Doc& d) const { return d.id_bound() <= capacity(); }
-    __attribute__((always_inline)) inline bool stopped() { return poll && poll->stopped(); }
+    ROUGE_FORCE_INLINE bool stopped() { return poll && poll->stopped(); }
 
     // pow(k, w) for k = 0..kmax, cached per weight (bit-identical to Python's k ** w).
     const double* powtab(double w, size_t kmax) {
