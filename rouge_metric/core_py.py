@@ -21,7 +21,10 @@ Tokens = Sequence[Hashable]
 
 # ----------------------------------------------------------------------------------------- n-grams
 def ngram_counts(tokens: Tokens, n: int) -> Counter:
-    """Counter of the n-grams of ``tokens`` (tuples for n > 1, tokens for n == 1). O(len * n)."""
+    """Counter of the n-grams of ``tokens`` (tuples for n > 1, tokens for n == 1).
+    O(len * n) for n <= len, O(1) for a longer n (no n-gram)."""
+    if n > len(tokens):
+        return Counter()
     if n == 1:
         return Counter(tokens)
     if n == 2:
@@ -221,6 +224,119 @@ def union_lcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens])
     return union_lcs_hits(ref_sents, pred_sents, token_counts(ref_sents), token_counts(pred_sents)), n, m
 
 
+# ------------------------------------------------------------------------------- powers (ROUGE-W)
+# ROUGE-W raises to the power w = wlcs_weight (f(k) = k**w, the totals) and to 1/w (P, R, the -f B
+# selection). The C library's pow() is not the same function everywhere: glibc alone picks one of
+# two implementations by CPU (with or without FMA), and they differ in the last bit for about one
+# input in a thousand; macOS and Windows have their own. wpow uses only + - * / (correctly rounded
+# IEEE operations) and frexp/ldexp/floor (exact), in one fixed order that the native core repeats
+# (rouge_metric/_native_src/wpow.hpp), so the double is the same on every CPU, OS and Python, on both
+# backends. Faithfully rounded: within one unit in the last place of the exact power (error < 2**-55
+# relative before the final rounding).
+
+_SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's split of a double into two halves of 26 bits
+_SQRT_HALF = float.fromhex("0x1.6a09e667f3bcdp-1")
+_LN2_HI = float.fromhex("0x1.62e42fee00000p-1")  # ln 2 to 32 bits: k * _LN2_HI is exact for |k| < 2**21
+_LN2_LO = float.fromhex("0x1.a39ef35793c76p-33")  # ln 2 - _LN2_HI
+_INV_LN2 = float.fromhex("0x1.71547652b82fep+0")
+#: 1/3, 1/5, ..., 1/25 (correctly rounded): atanh(s)/s - 1 = s^2/3 + s^4/5 + ...
+_ATANH = tuple(float.fromhex(h) for h in (
+    "0x1.5555555555555p-2", "0x1.999999999999ap-3", "0x1.2492492492492p-3", "0x1.c71c71c71c71cp-4",
+    "0x1.745d1745d1746p-4", "0x1.3b13b13b13b14p-4", "0x1.1111111111111p-4", "0x1.e1e1e1e1e1e1ep-5",
+    "0x1.af286bca1af28p-5", "0x1.8618618618618p-5", "0x1.642c8590b2164p-5", "0x1.47ae147ae147bp-5"))
+#: 1/2!, 1/3!, ..., 1/14! (correctly rounded): (exp(r) - 1 - r) / r^2 = 1/2! + r/3! + ...
+_EXPM1 = tuple(float.fromhex(h) for h in (
+    "0x1.0000000000000p-1", "0x1.5555555555555p-3", "0x1.5555555555555p-5", "0x1.1111111111111p-7",
+    "0x1.6c16c16c16c17p-10", "0x1.a01a01a01a01ap-13", "0x1.a01a01a01a01ap-16", "0x1.71de3a556c734p-19",
+    "0x1.27e4fb7789f5cp-22", "0x1.ae64567f544e4p-26", "0x1.1eed8eff8d898p-29", "0x1.6124613a86d09p-33",
+    "0x1.93974a8c07c9dp-37"))
+
+
+def _two_sum(a: float, b: float) -> Tuple[float, float]:
+    """(s, e) with s = fl(a + b) and s + e = a + b exactly (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _fast_two_sum(a: float, b: float) -> Tuple[float, float]:
+    """As :func:`_two_sum` when |a| >= |b| (Dekker)."""
+    s = a + b
+    return s, b - (s - a)
+
+
+def _two_prod(a: float, b: float) -> Tuple[float, float]:
+    """(p, e) with p = fl(a * b) and p + e = a * b exactly (Dekker, Veltkamp's split; no FMA), for
+    |a|, |b| < 2**995."""
+    p = a * b
+    c = _SPLIT * a
+    ah = c - (c - a)
+    al = a - ah
+    c = _SPLIT * b
+    bh = c - (c - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def wpow(x: float, y: float) -> float:
+    """``x ** y`` for x >= 0 and y > 0, the same double on every platform (see above).
+
+    ln x in double-double (x = m 2^e, ln m = 2 atanh((m - 1)/(m + 1))), times y in double-double,
+    then exp by reduction to r = y ln x - k ln 2 (|r| <= ln2/2) and a series. O(1): about 120
+    floating-point operations. inf when the power overflows a double, 0.0 when it underflows below
+    the smallest subnormal.
+    """
+    if x == 0.0 or x == 1.0 or math.isinf(x):
+        return x
+    m, e = math.frexp(x)
+    if m < _SQRT_HALF:
+        m = m * 2.0
+        e -= 1
+    f = m - 1.0  # exact (Sterbenz)
+    g, g_lo = _two_sum(m, 1.0)
+    s = f / g
+    p, p_lo = _two_prod(s, g)
+    s_lo = (((f - p) - p_lo) - s * g_lo) / g  # s + s_lo = f / (g + g_lo) to about 2**-104
+    t = s * s
+    q = _ATANH[11]
+    for c in _ATANH[10::-1]:
+        q = c + t * q
+    lm_hi, lm_lo = _fast_two_sum(2.0 * s, 2.0 * s_lo + 2.0 * ((s * t) * q))  # ln m
+    ef = float(e)
+    a_hi, a_lo = _two_sum(ef * _LN2_HI, lm_hi)
+    l_hi, l_lo = _fast_two_sum(a_hi, a_lo + (lm_lo + ef * _LN2_LO))  # ln x
+    z = y * l_hi
+    if z > 709.8:
+        return math.inf
+    if z < -745.2:
+        return 0.0
+    z_hi, z_lo = _two_prod(y, l_hi)
+    z_hi, z_lo = _fast_two_sum(z_hi, z_lo + y * l_lo)  # y ln x
+    kf = float(math.floor(z_hi * _INV_LN2 + 0.5))
+    r, r_lo = _two_sum(z_hi, -(kf * _LN2_HI))
+    r, r_lo = _two_sum(r, r_lo + (z_lo - kf * _LN2_LO))  # y ln x - k ln 2, |r_lo| <= ulp(r)/2
+    q = _EXPM1[12]
+    for c in _EXPM1[11::-1]:
+        q = c + r * q
+    hi, lo = _two_sum(1.0, r)  # exp(r + r_lo) = 1 + r + r^2 q + r_lo (1 + r) + O(2**-100)
+    lo = lo + ((r * r) * q + (r_lo + r_lo * r))
+    return math.ldexp(hi + lo, int(kf))
+
+
+_WPOW_TABLES: Dict[float, List[float]] = {}
+
+
+def wpow_table(weight: float, kmax: int) -> List[float]:
+    """``[wpow(k, weight) for k in range(kmax + 1)]``, kept per weight and grown on demand (ROUGE-W's
+    f(k) for run lengths and sentence lengths). Amortized O(1) per k."""
+    table = _WPOW_TABLES.get(weight)
+    if table is None:
+        table = _WPOW_TABLES[weight] = [0.0]
+    while len(table) <= kmax:
+        table.append(wpow(float(len(table)), weight))
+    return table
+
+
 # ------------------------------------------------------------------------------------ weighted LCS
 def _wlcs_mark(r: Tokens, c: Tokens, weight: float, mask: List[int]) -> None:
     """ROUGE-1.5.5 ``wlcs_inner`` + traceback: mark in ``mask`` the reference positions on the
@@ -229,6 +345,7 @@ def _wlcs_mark(r: Tokens, c: Tokens, weight: float, mask: List[int]) -> None:
     C[i-1][j] >= C[i][j-1], else left. O(|r| * |c|) time and memory.
     """
     m, n = len(r), len(c)
+    powk = wpow_table(weight, min(m, n) + 1)
     C = [[0.0] * (n + 1) for _ in range(m + 1)]
     Lr = [[0] * (n + 1) for _ in range(m + 1)]
     B = [bytearray(n + 1) for _ in range(m + 1)]  # 1 diag, 2 up, 3 left
@@ -238,7 +355,7 @@ def _wlcs_mark(r: Tokens, c: Tokens, weight: float, mask: List[int]) -> None:
         for j in range(1, n + 1):
             if ri == c[j - 1]:
                 k = Lp[j - 1]
-                Ci[j] = Cp[j - 1] + (k + 1) ** weight - k ** weight
+                Ci[j] = Cp[j - 1] + powk[k + 1] - powk[k]
                 Li[j] = k + 1
                 Bi[j] = 1
             elif Cp[j] >= Ci[j - 1]:
@@ -267,6 +384,7 @@ def wlcs_hits(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weight:
     positions, with the script's clipping quirks (see :func:`wlcs_overlap`). O(sum |r| * |c|)."""
     f = weight
     cands = [(c, set(c)) for c in pred_sents if c]
+    powk = wpow_table(f, max(map(len, ref_sents), default=0))
     hit = 0.0
     for r in ref_sents:
         L = len(r)
@@ -284,10 +402,10 @@ def wlcs_hits(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weight:
                 run += 1
                 if p + 1 < L:
                     if mask[p + 1] == 0:
-                        hit += run ** f
+                        hit += powk[run]
                         run = 0
                 else:
-                    hit += run ** f
+                    hit += powk[run]
                     run = 0
                 cnt_r[t] -= 1
                 cnt_c[t] -= 1
@@ -296,7 +414,7 @@ def wlcs_hits(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weight:
 
 def wlcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weight: float
                  ) -> Tuple[float, float, float, float]:
-    """ROUGE-W exactly as ROUGE-1.5.5 (``computeWLCSScore``), f(k) = k ** weight.
+    """ROUGE-W exactly as ROUGE-1.5.5 (``computeWLCSScore``), f(k) = k ** weight (:func:`wpow`).
 
     Per reference sentence the weighted-LCS marks are unioned over the prediction sentences; the
     hit adds f(run) for each maximal run of consecutive marked reference positions, with the same
@@ -311,19 +429,16 @@ def wlcs_overlap(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weig
     f = weight
     n = sum(map(len, pred_sents))
     maxlen = max([n] + [len(r) for r in ref_sents])
-    try:
-        top = float(maxlen) ** f
-        base = 0.0
-        for r in ref_sents:
-            base += len(r) ** f
-        pred_total = n ** f
-        ref_total = base ** f
-    except OverflowError:
-        top = math.inf
-    if math.isinf(top) or math.isinf(base) or math.isinf(ref_total):
+    powk = wpow_table(f, maxlen + 1)
+    base = 0.0
+    for r in ref_sents:
+        base += powk[len(r)]
+    pred_total = wpow(float(n), f)
+    ref_total = wpow(base, f)
+    if math.isinf(powk[maxlen]) or math.isinf(base) or math.isinf(ref_total):
         raise OverflowError(weight_overflow_message(f, maxlen))
     hit = wlcs_hits(ref_sents, pred_sents, f, token_counts(ref_sents), token_counts(pred_sents))
-    select = (hit / base) ** (1.0 / f) if base > 0 else 0.0
+    select = wpow(hit / base, 1.0 / f) if base > 0 else 0.0
     return hit, pred_total, ref_total, select
 
 

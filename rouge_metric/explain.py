@@ -295,8 +295,8 @@ def _close(a: float, b: float) -> bool:
 
 
 def _prf(hit: float, pred_total: float, ref_total: float, alpha: float, inv: float = 1.0) -> Score:
-    p = (hit / pred_total) ** inv if pred_total else 0.0
-    r = (hit / ref_total) ** inv if ref_total else 0.0
+    p = core_py.wpow(hit / pred_total, inv) if pred_total else 0.0
+    r = core_py.wpow(hit / ref_total, inv) if ref_total else 0.0
     return Score(p, r, _f_general(p, r, alpha))
 
 

@@ -621,9 +621,10 @@ def _perl_lcs_stats(spec: TypeSpec, pv, rv) -> Tuple[float, float, float, float]
     w = spec.weight
     base = 0.0
     for r in r_units:
-        base += len(r) ** w
+        base += core_py.wpow(float(len(r)), w)
     hit = core_py.wlcs_hits(r_units, p_units, w, m1, p1)
-    return hit, n ** w, base ** w, (hit / base) ** (1.0 / w) if base > 0 else 0.0
+    return hit, core_py.wpow(float(n), w), core_py.wpow(base, w), \
+        core_py.wpow(hit / base, 1.0 / w) if base > 0 else 0.0
 
 
 __all__ = [

@@ -13,6 +13,7 @@ from typing import AbstractSet, Any, Callable, Dict, Iterable, Iterator, List, M
 
 from . import core
 from .aggregate import CorpusAccumulator, bootstrap
+from .core_py import wpow
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig, TypeSpec, as_type_names
 from .result import CorpusResult, Score
 from .ids import IdPipeline, id_references, validate_id_batch
@@ -129,8 +130,8 @@ class _TypeScorer:
             p = hit / pred_total if pred_total else 0.0
             r = hit / ref_total if ref_total else 0.0
         else:
-            p = (hit / pred_total) ** self.inv if pred_total else 0.0
-            r = (hit / ref_total) ** self.inv if ref_total else 0.0
+            p = wpow(hit / pred_total, self.inv) if pred_total else 0.0
+            r = wpow(hit / ref_total, self.inv) if ref_total else 0.0
         return Score(p, r, self.f(p, r))
 
     def combine(self, stats: Sequence[Stats], mode: str) -> Score:
@@ -149,7 +150,14 @@ class _TypeScorer:
             k = len(scs)
             return Score(*(math.fsum(sc[i] for sc in scs) / k for i in range(3)))
         if mode == "pool":
-            return self.score(sum(s[0] for s in stats), sum(s[1] for s in stats), sum(s[2] for s in stats))
+            # Left to right in reference order, as ROUGE-1.5.5 (and the native core) add them; not the
+            # built-in sum(), whose float result depends on the Python version (compensated since 3.12).
+            h = pt = rt = 0.0
+            for s in stats:
+                h += s[0]
+                pt += s[1]
+                rt += s[2]
+            return self.score(h, pt, rt)
         # best_recall: strict > from -1, so ties keep the first reference (ROUGE-1.5.5 -f B)
         best_s, best_key = stats[0], -1.0
         for s in stats:

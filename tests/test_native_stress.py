@@ -576,3 +576,136 @@ def test_entry_points_evaluate_datasets_and_trainer_adapter_cold():
     want = Rouge(backend="python", use_stemmer=True).compute(predictions=decoded.predictions,
                                                              references=decoded.references)
     assert metrics == want.to_dict(("fmeasure",), scale=100.0)
+
+
+# ------------------------------------------------------------------ borrowed references (use-after-free)
+# The per-pair native path may release the GIL (waiting for a vocabulary that a batch holds) and run
+# Python code (the Python stemmer) while it reads the texts of a references list. Another thread, or
+# the code that runs, may empty that list and free its strings: the native core must hold its own
+# references. Both triggers are made deterministic with a Python stemmer callback on a raw Vocab;
+# under AddressSanitizer (tools/sanitize.py) a read of a freed string is a report, in a release build
+# a wrong score.
+
+def _fresh_texts(words, n, salt):
+    """n new str objects (not interned, not shared with any other object)."""
+    return [" ".join(f"{w}{salt}{k}x" for w in words[k % 3:]) + f" tail{k}" for k in range(n)]
+
+
+def _raw_scorer(stem, types=("rouge1", "rougeL", "rougeLsum")):
+    from rouge_metric.config import RougeConfig
+    from rouge_metric.result import Score
+
+    cfg = RougeConfig(rouge_types=list(types))
+    vocab = native.Vocab(core.NATIVE_TOKENIZERS["default"], stem, 3, False, False)
+    return vocab, native.Scorer(vocab, *core._scorer_args(cfg), Score)
+
+
+def _overwrite_freed_memory():
+    """Allocate many strings of the sizes just freed, so a read of freed memory sees other text."""
+    return ["".join(chr(65 + (i + j) % 26) for j in range(40 + i % 80)) for i in range(4000)]
+
+
+def _expected(types, pred, refs):
+    return Rouge(list(types), backend="python").score(prediction=pred, references=refs)
+
+
+def test_pair_path_owns_references_while_the_python_stemmer_runs():
+    types = ("rouge1", "rougeL", "rougeLsum")
+    words = ["alpha", "bravo", "charlie", "delta", "echo"]
+    for trial in range(3 if not FULL else 20):
+        refs = _fresh_texts(words, 6, f"s{trial}")
+        pred = " ".join(words) + f" s{trial}0x tail0"
+        want = _expected(types, pred, list(refs))
+        junk = []
+        fired = []
+
+        def stem(token, refs=refs):
+            if not fired:  # the first new word: empty the caller's list and reuse the memory
+                fired.append(1)
+                refs.clear()
+                junk.append(_overwrite_freed_memory())
+            return token  # identity stems: the scores are those of the unstemmed texts
+
+        _, scorer = _raw_scorer(stem, types)
+        got = scorer.score(pred, refs)
+        assert fired, "the stemmer callback never ran"
+        assert got == want, f"trial {trial}: {got} != {want}"
+
+
+def test_pair_path_owns_references_while_waiting_for_a_batch():
+    """A batch holds the vocabulary (its Python stemmer sleeps with the GIL released); a per-pair call
+    on the same vocabulary waits for it without the GIL, and meanwhile a third thread empties its list."""
+    types = ("rouge1", "rougeL", "rougeLsum")
+    words = ["kilo", "lima", "mike", "november", "oscar"]
+    holding = threading.Event()
+
+    def stem(token):
+        if not holding.is_set():
+            holding.set()
+            time.sleep(0.4)  # the batch holds vocab.mu; the GIL is released while it sleeps
+        return token
+
+    _, scorer = _raw_scorer(stem, types)
+    refs = _fresh_texts(words, 6, "w")
+    pred = " ".join(words) + " w0x tail0"
+    want = _expected(types, pred, list(refs))
+    got, errors, junk = [], [], []
+    calling = threading.Event()
+
+    def batch():
+        try:
+            scorer.batch([f"batch words number {i} zulu{i}" for i in range(50)], ["batch words"] * 50, 1)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    def pair():
+        holding.wait()
+        calling.set()
+        try:
+            got.append(scorer.score(pred, refs))
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    def clear():
+        calling.wait()
+        time.sleep(0.1)  # the pair call is now waiting for vocab.mu without the GIL
+        refs.clear()
+        junk.append(_overwrite_freed_memory())
+
+    threads = [threading.Thread(target=f) for f in (batch, pair, clear)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert got == [want]
+
+
+def test_id_batch_owns_sequences_while_a_signal_handler_runs():
+    """The id reader checks for signals every 2**18 ids; a handler that empties the list being read
+    must not make it read freed memory. The reader then sees the change and leaves the call to the
+    validated Python path, so the scores are those of the input either before or after the handler."""
+    types = ["rouge1", "rouge2"]
+    r = Rouge(types, tokenizer="ids", backend="native")
+    n = 3_000_000 if FULL else 1_500_000
+    preds = [list(range(1000, 1000 + n)), list(range(100, 200))]
+    refs = [[list(range(1050, 1050 + n))], [list(range(150, 260))]]
+    python = Rouge(types, tokenizer="ids", backend="python")
+    before = python.score_examples(predictions=[list(p) for p in preds], references=refs)
+    fired = []
+
+    def handler(signum, frame):
+        fired.append(1)
+        preds[0].clear()  # the list being read: its ints (beyond the small-int cache) are freed
+        _overwrite_freed_memory()
+
+    old = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.005)  # during the read of the first prediction
+        got = r.score_examples(predictions=preds, references=refs)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert fired
+    after = python.score_examples(predictions=preds, references=refs)
+    assert got in (before, after), got

@@ -120,7 +120,7 @@ struct Scorer {
         Interrupt intr;
         Poll poll(&intr, true, true);
         ps.ws.poll = &poll;
-        ps.ws.limits = LIMITS;
+        ps.ws.limits = current_limits();
         {
             VocabLock lk(*vocab);
             if (!tokenize_example<false>(*vocab, pred, refs, k, ps.docs, ps.cur, nullptr))
@@ -204,7 +204,7 @@ struct Scorer {
                 th.cols.assign(3 * T + 2, Partials());
                 th.poll = Poll(&intr, t == 0, false);
                 th.ws.poll = &th.poll;
-                th.ws.limits = LIMITS;
+                th.ws.limits = current_limits();
             }
         }
 

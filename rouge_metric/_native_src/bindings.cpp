@@ -26,6 +26,7 @@
 #include "kernels_resample.hpp"
 #include "kernels_wlcs.hpp"
 #include "vocab.hpp"
+#include "wpow.hpp"
 
 namespace py = pybind11;
 using namespace rouge;
@@ -54,12 +55,13 @@ PyObject* make_score(PyTypeObject* tp, const Triple& t) {
     return o;
 }
 
-// The texts of references: one str, or a non-empty list/tuple of str; false for anything else (the
-// caller's Python validation then names the problem).
-bool get_refs(PyObject* refs, std::vector<Text>& out) {
+// The texts of references: one str, or a non-empty list/tuple of str, each kept alive by pins; false
+// for anything else (the caller's Python validation then names the problem). GIL held, no Python code
+// runs while the sequence is read.
+bool get_refs(PyObject* refs, std::vector<Text>& out, Pins& pins) {
     if (PyUnicode_Check(refs)) {
         out.emplace_back();
-        return get_text(refs, out.back());
+        return pins.text(refs, out.back());
     }
     if (!PyList_Check(refs) && !PyTuple_Check(refs)) return false;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(refs);
@@ -67,9 +69,23 @@ bool get_refs(PyObject* refs, std::vector<Text>& out) {
     PyObject** items = PySequence_Fast_ITEMS(refs);
     for (Py_ssize_t j = 0; j < n; ++j) {
         out.emplace_back();
-        if (!get_text(items[j], out.back())) return false;
+        if (!pins.text(items[j], out.back())) return false;
     }
     return true;
+}
+
+// An n-gram order or skip distance (any Python int) for the kernels, which count in 32-bit ints:
+// clamped to [INT32_MIN, INT32_MAX]. Clamping changes no count: every text has fewer than 2^31 tokens
+// (get_text refuses longer ones), so an order beyond INT32_MAX has no n-gram, as INT32_MAX has none,
+// and a skip distance beyond it allows every pair, as INT32_MAX does; negative skips mean unlimited.
+int order_arg(py::handle v, const char* what) {
+    if (!PyLong_Check(v.ptr())) throw py::type_error(std::string(what) + ": expected an int");
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+    if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+    if (overflow > 0 || x > INT32_MAX) return INT32_MAX;
+    if (overflow < 0 || x < INT32_MIN) return INT32_MIN;
+    return (int)x;
 }
 
 // The Python face of a Scorer: type names and the Score type of the results.
@@ -85,8 +101,8 @@ struct PyScorer {
             Spec s;
             names.push_back(py::reinterpret_borrow<py::object>(t[0]));
             s.kind = t[1].cast<int>();
-            s.n = t[2].cast<int>();
-            s.skip = t[3].cast<int>();
+            s.n = order_arg(t[2], "n");
+            s.skip = order_arg(t[3], "skip");
             s.unigrams = t[4].cast<bool>();
             s.weight = t[5].cast<double>();
             specs.push_back(s);
@@ -119,10 +135,13 @@ struct PyScorer {
     // the Python validation path.
     py::object score(py::handle pred, py::handle refs, int md) {
         if (md < 0) md = core.mode;
+        // score_pair may release the GIL (waiting for a vocabulary that a batch holds) and run Python
+        // code (the Python stemmer): every text it reads is pinned first.
+        Pins pins;
         Text tp;
-        if (!get_text(pred.ptr(), tp)) return py::none();
+        if (!pins.text(pred.ptr(), tp)) return py::none();
         std::vector<Text> rt;
-        if (!get_refs(refs.ptr(), rt)) return py::none();
+        if (!get_refs(refs.ptr(), rt, pins)) return py::none();
         Triple small[64];
         std::vector<Triple> big;
         Triple* o = small;
@@ -143,33 +162,18 @@ struct PyScorer {
         if (!PyList_Check(preds.ptr()) || !PyList_Check(refs.ptr())) return py::none();
         Py_ssize_t n = PyList_GET_SIZE(preds.ptr());
         if (PyList_GET_SIZE(refs.ptr()) != n) return py::none();
-        // Copies of the lists, and our own references to the str items of list references, keep
-        // every str alive whatever another thread does to the caller's lists while the GIL is
-        // released. (Not tuple copies of the lists: thousands of new GC-tracked objects per call made
+        // Every str is pinned while the lists are read (GIL held, no Python code runs), so whatever
+        // another thread does to the caller's lists while the GIL is released, the texts stay alive.
+        // (Pins, not copies of the lists or tuples: thousands of new GC-tracked objects per call made
         // the cyclic collector walk the whole heap, a seventh of a warm batch's time.)
-        py::list keep_p = py::reinterpret_steal<py::list>(PyList_GetSlice(preds.ptr(), 0, n));
-        py::list keep_r = py::reinterpret_steal<py::list>(PyList_GetSlice(refs.ptr(), 0, n));
-        struct Pinned {  // released with the GIL held: the scope ends after the batch retook it
-            std::vector<PyObject*> v;
-            ~Pinned() {
-                for (PyObject* o : v) Py_DECREF(o);
-            }
-        } pinned;
+        Pins pins;
+        pins.v.reserve((size_t)n * 2);
         std::vector<Text> ptexts((size_t)n), texts;
         std::vector<size_t> ref_off((size_t)n + 1, 0);
         texts.reserve((size_t)n * 2);
         for (Py_ssize_t i = 0; i < n; ++i) {
-            if (!get_text(PyList_GET_ITEM(keep_p.ptr(), i), ptexts[(size_t)i])) return py::none();
-            PyObject* r = PyList_GET_ITEM(keep_r.ptr(), i);
-            if (PyList_Check(r)) {
-                Py_ssize_t m = PyList_GET_SIZE(r);
-                for (Py_ssize_t j = 0; j < m; ++j) {
-                    PyObject* s = PyList_GET_ITEM(r, j);
-                    Py_INCREF(s);
-                    pinned.v.push_back(s);
-                }
-            }
-            if (!get_refs(r, texts)) return py::none();
+            if (!pins.text(PyList_GET_ITEM(preds.ptr(), i), ptexts[(size_t)i])) return py::none();
+            if (!get_refs(PyList_GET_ITEM(refs.ptr(), i), texts, pins)) return py::none();
             ref_off[(size_t)i + 1] = texts.size();
         }
         Scorer::BatchIn in{ptexts.data(), texts.data(), ref_off.data(), (size_t)n, first_index};
@@ -227,7 +231,10 @@ struct PyScorer {
 // on this thread's workspace (GIL held; interruptible; discarded when a call fails).
 void intern_seq(py::handle seq, py::dict& ids, std::vector<int32_t>& out) {
     py::sequence s = py::reinterpret_borrow<py::sequence>(seq);
-    for (py::handle h : s) {
+    for (auto item : s) {
+        // Our own reference: the lookup may run Python code (__hash__, __eq__ of the token), which
+        // may change the sequence.
+        py::object h = item;
         PyObject* v = PyDict_GetItemWithError(ids.ptr(), h.ptr());
         if (!v) {
             if (PyErr_Occurred()) throw py::error_already_set();
@@ -284,7 +291,7 @@ auto with_workspace(size_t nid, Fn&& fn) {
     Poll poll(&intr, true, true);
     ws->ensure(nid + 1);
     ws->poll = &poll;
-    ws->limits = LIMITS;
+    ws->limits = current_limits();
     auto r = fn(*ws);
     intr.rethrow_if_stopped();
     ws->poll = nullptr;
@@ -323,7 +330,8 @@ PYBIND11_MODULE(_native, m) {
 
     m.def(
         "ngram_overlap",
-        [](py::handle pred, py::handle ref, int n) {
+        [](py::handle pred, py::handle ref, py::handle n_arg) {
+            const int n = order_arg(n_arg, "n");
             py::dict ids;
             Doc p = doc_tokens(pred, ids), r = doc_tokens(ref, ids);
             int64_t h = with_workspace(PyDict_Size(ids.ptr()), [&](Workspace& ws) { return ngram_hits(ws, p.all(), r.all(), n); });
@@ -333,7 +341,8 @@ PYBIND11_MODULE(_native, m) {
         "ROUGE-N counts: (clipped n-gram hits, prediction n-grams, reference n-grams). O(m + n) expected.");
     m.def(
         "skip_bigram_overlap",
-        [](py::handle pred, py::handle ref, int skip, bool unigrams) {
+        [](py::handle pred, py::handle ref, py::handle skip_arg, bool unigrams) {
+            const int skip = order_arg(skip_arg, "skip");
             py::dict ids;
             Doc p = doc_tokens(pred, ids), r = doc_tokens(ref, ids);
             return with_workspace(PyDict_Size(ids.ptr()), [&](Workspace& ws) {
@@ -401,13 +410,17 @@ PYBIND11_MODULE(_native, m) {
         "O(sum over sentence pairs |r| * |c|) time, bounded memory. OverflowError when k**weight "
         "overflows a double on this input.");
 
+    m.def("wpow", &wpow, py::arg("x"), py::arg("y"),
+          "x ** y for x >= 0, y > 0, the same double on every platform: core_py.wpow (ROUGE-W's powers).");
     m.def(
         "_set_limits",
         [](py::object mask_bytes, py::object row_bytes, py::object trim_bytes) {
-            if (!mask_bytes.is_none()) LIMITS.mask_bytes = mask_bytes.cast<size_t>();
-            if (!row_bytes.is_none()) LIMITS.row_bytes = row_bytes.cast<size_t>();
-            if (!trim_bytes.is_none()) LIMITS.trim_bytes = trim_bytes.cast<size_t>();
-            return py::make_tuple(LIMITS.mask_bytes, LIMITS.row_bytes, LIMITS.trim_bytes);
+            Limits l = current_limits();
+            if (!mask_bytes.is_none()) l.mask_bytes = mask_bytes.cast<size_t>();
+            if (!row_bytes.is_none()) l.row_bytes = row_bytes.cast<size_t>();
+            if (!trim_bytes.is_none()) l.trim_bytes = trim_bytes.cast<size_t>();
+            set_limits(l);
+            return py::make_tuple(l.mask_bytes, l.row_bytes, l.trim_bytes);
         },
         py::arg("mask_bytes") = py::none(), py::arg("row_bytes") = py::none(), py::arg("trim_bytes") = py::none(),
         "Tests only: the memory limits beyond which the kernels take their bounded-memory paths "

@@ -146,20 +146,24 @@ struct IdReader {
 
     static bool is_seq(PyObject* o) { return PyList_Check(o) || PyTuple_Check(o); }
     // One id sequence (a list or tuple of exact ints) as the next document; false when it is not one.
-    bool doc(PyObject* seq) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-        PyObject** it = PySequence_Fast_ITEMS(seq);
-        for (Py_ssize_t j = 0; j < n; ++j)
-            if (!PyLong_CheckExact(it[j])) return false;
+    // The check for signals may run Python code (a signal handler) that changes or frees what is being
+    // read: the sequence is ours for the whole document, and its size and items are read again at
+    // every step (each item's type checked as it is read), never through a saved item pointer.
+    bool doc(PyObject* borrowed) {
+        py::object seq = py::reinterpret_borrow<py::object>(borrowed);
+        const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.ptr());
         doc_start = sent_start = out.ids.size();
         for (Py_ssize_t j = 0; j < n; ++j) {
-            if (--budget == 0) poll();
-            int32_t c = code(it[j]);
+            PyObject* v = PySequence_Fast_GET_ITEM(seq.ptr(), j);
+            if (!PyLong_CheckExact(v)) return false;
+            int32_t c = code(v);  // runs no Python code (exact ints)
             if (c >= 0) {
                 out.ids.push_back(c);
             } else if (c == ID_SENTENCE_END) {
                 end_sentence();
             }
+            // A handler that changed the sequence's length: the caller validates and reads it again.
+            if (--budget == 0 && (poll(), PySequence_Fast_GET_SIZE(seq.ptr()) != n)) return false;
         }
         end_sentence();
         if (out.ids.size() - doc_start >= (size_t)UINT32_MAX)
@@ -178,31 +182,41 @@ struct IdReader {
     }
     // Example i: a prediction (one sequence) and its references: one sequence (a non-empty sequence
     // whose first item is an int) or a non-empty list/tuple of sequences, as ids.id_references reads
-    // them. False for anything else (the caller's Python validation then names the problem).
-    bool example(PyObject* pred, PyObject* refs) {
-        if (!is_seq(pred) || !is_seq(refs) || !doc(pred)) return false;
-        Py_ssize_t k = PySequence_Fast_GET_SIZE(refs);
+    // them. False for anything else (the caller's Python validation then names the problem). Both
+    // are ours while they are read (see doc).
+    bool example(PyObject* pred_b, PyObject* refs_b) {
+        py::object pred = py::reinterpret_borrow<py::object>(pred_b);
+        py::object refs = py::reinterpret_borrow<py::object>(refs_b);
+        if (!is_seq(pred.ptr()) || !is_seq(refs.ptr()) || !doc(pred.ptr())) return false;
+        const Py_ssize_t k = PySequence_Fast_GET_SIZE(refs.ptr());
         if (k == 0) return false;
-        PyObject** it = PySequence_Fast_ITEMS(refs);
-        if (PyLong_CheckExact(it[0])) {
-            if (!doc(refs)) return false;
+        if (PyLong_CheckExact(PySequence_Fast_GET_ITEM(refs.ptr(), 0))) {
+            if (!doc(refs.ptr())) return false;
         } else {
-            for (Py_ssize_t j = 0; j < k; ++j)
-                if (!is_seq(it[j]) || !doc(it[j])) return false;
+            for (Py_ssize_t j = 0; j < k; ++j) {
+                if (PySequence_Fast_GET_SIZE(refs.ptr()) != k) return false;  // changed by a handler
+                PyObject* r = PySequence_Fast_GET_ITEM(refs.ptr(), j);
+                if (!is_seq(r) || !doc(r)) return false;
+            }
         }
         out.ex_off.push_back(out.off.size() - 1);
         return true;
     }
 };
 
-// Read a batch (GIL held): predictions and references are lists of equal length. False when an item
-// needs the Python validation path. O(total ids) expected time.
+// Read a batch (GIL held): predictions and references are lists of equal length, read from copies
+// of the two lists (a signal handler run by a check for signals cannot change them). False when an
+// item needs the Python validation path. O(total ids) expected time.
 inline bool read_id_batch(PyObject* preds, PyObject* refs, PyObject* ignore_ids, PyObject* sentence_ids, IdBatch& b) {
     IdReader rd(b);
     if (!rd.reserve(ignore_ids, ID_IGNORED) || !rd.reserve(sentence_ids, ID_SENTENCE_END)) return false;
     Py_ssize_t n = PyList_GET_SIZE(preds);
+    if (PyList_GET_SIZE(refs) != n) return false;
+    py::list keep_p = py::reinterpret_steal<py::list>(PyList_GetSlice(preds, 0, n));
+    py::list keep_r = py::reinterpret_steal<py::list>(PyList_GetSlice(refs, 0, n));
+    if (!keep_p || !keep_r) throw py::error_already_set();
     for (Py_ssize_t i = 0; i < n; ++i)
-        if (!rd.example(PyList_GET_ITEM(preds, i), PyList_GET_ITEM(refs, i))) return false;
+        if (!rd.example(PyList_GET_ITEM(keep_p.ptr(), i), PyList_GET_ITEM(keep_r.ptr(), i))) return false;
     return true;
 }
 

@@ -73,8 +73,8 @@ inline Stats wlcs(Workspace& ws, const Doc& ref, const Doc& pred, double f) {
     double base = 0.0;
     for (size_t q = 0; q < ref.nsent(); ++q) base += powk[ref.sent(q).n];
     Stats s;
-    s.pt = std::pow((double)n, f);
-    s.rt = std::pow(base, f);
+    s.pt = wpow((double)n, f);
+    s.rt = wpow(base, f);
     if (!std::isfinite(powk[maxlen]) || !std::isfinite(base) || !std::isfinite(s.rt))
         throw WeightOverflow(weight_overflow_message(f, maxlen));
     int32_t* cr = ws.cnt_a.data();
@@ -110,7 +110,7 @@ inline Stats wlcs(Workspace& ws, const Doc& ref, const Doc& pred, double f) {
     for (int32_t t : ref.ids) cr[t] = 0;
     for (int32_t t : pred.ids) cc[t] = 0;
     s.hit = hit;
-    s.sel = base > 0 ? std::pow(hit / base, 1.0 / f) : 0.0;
+    s.sel = base > 0 ? wpow(hit / base, 1.0 / f) : 0.0;
     return s;
 }
 

@@ -147,8 +147,8 @@ struct TypeScorer {
             p = pt ? h / pt : 0.0;
             r = rt ? h / rt : 0.0;
         } else {
-            p = pt ? std::pow(h / pt, inv) : 0.0;
-            r = rt ? std::pow(h / rt, inv) : 0.0;
+            p = pt ? wpow(h / pt, inv) : 0.0;
+            r = rt ? wpow(h / rt, inv) : 0.0;
         }
         return Triple{p, r, f(p, r)};
     }

@@ -40,6 +40,29 @@ inline bool get_text(PyObject* o, Text& t) {
     return true;
 }
 
+// Our own references to the str objects whose characters a call reads. Every Text that a call reads
+// after the GIL may be released (a batch's parallel phases, waiting for a vocabulary that a batch
+// holds) or after Python code may run (the Python stemmer, a signal handler) is taken through the
+// call's Pins, so no str it reads can be freed by another thread, or by the code that ran, emptying
+// the caller's lists. The references are dropped when the Pins goes out of scope, with the GIL held
+// (every caller's scope ends after the GIL was taken back).
+struct Pins {
+    std::vector<PyObject*> v;
+    Pins() = default;
+    Pins(const Pins&) = delete;
+    Pins& operator=(const Pins&) = delete;
+    ~Pins() {
+        for (PyObject* o : v) Py_DECREF(o);
+    }
+    // get_text of o, keeping o alive for the whole call.
+    bool text(PyObject* o, Text& t) {
+        if (!get_text(o, t)) return false;
+        Py_INCREF(o);
+        v.push_back(o);
+        return true;
+    }
+};
+
 inline const char* lower_projection(uint32_t cp) {
     if (LOWER_N == 0 || cp < LOWER_CP[0] || cp > LOWER_CP[LOWER_N - 1]) return nullptr;
     const uint32_t* e = std::lower_bound(LOWER_CP, LOWER_CP + LOWER_N, cp);

@@ -195,10 +195,13 @@ struct Vocab {
             if (o.is_none()) {
                 id = -1;
             } else {
-                Py_ssize_t n;
-                const char* u = PyUnicode_AsUTF8AndSize(o.ptr(), &n);
-                if (!u) throw py::error_already_set();
-                id = intern(u, (size_t)n);
+                // The stem as the tokenizer writes a token (text.hpp put_utf8): UTF-8 with lone
+                // surrogates kept ("surrogatepass"), so a stem equal to a token gets its id.
+                if (!PyUnicode_Check(o.ptr())) throw py::type_error("rouge_metric: the stemmer returned a non-str stem");
+                PyObject* b = PyUnicode_AsEncodedString(o.ptr(), "utf-8", "surrogatepass");
+                if (!b) throw py::error_already_set();
+                py::object keep = py::reinterpret_steal<py::object>(b);
+                id = intern(PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
             }
         }
         raw.insert(k, id);

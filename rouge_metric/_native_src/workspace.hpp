@@ -8,9 +8,12 @@
 // checked builds verify it for every text (covers()).
 #pragma once
 
+#include <mutex>
+
 #include "common.hpp"
 #include "hash.hpp"
 #include "interrupt.hpp"
+#include "wpow.hpp"
 
 namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
@@ -23,7 +26,18 @@ struct Limits {
     size_t row_bytes = (size_t)64 << 20;   // DP rows held for one sentence pair (LCS and WLCS walks)
     size_t trim_bytes = (size_t)16 << 20;  // a scratch buffer larger than this is freed after a call
 };
+// The limits in force, read by every call at its start: under a mutex, since the GIL is no
+// protection once an interpreter runs without one.
+inline std::mutex LIMITS_MU;
 inline Limits LIMITS;
+inline Limits current_limits() {
+    std::lock_guard<std::mutex> g(LIMITS_MU);
+    return LIMITS;
+}
+inline void set_limits(const Limits& l) {
+    std::lock_guard<std::mutex> g(LIMITS_MU);
+    LIMITS = l;
+}
 
 // One cell of the ROUGE-W dynamic program: the weighted score and the run length ending here.
 struct WCell {
@@ -55,7 +69,7 @@ struct Workspace {
     PairTable table;
     std::vector<int32_t> g1, g2, h1, h2;
     Poll* poll = nullptr;  // this thread's interruption checks (none: never stops)
-    Limits limits;         // a copy of LIMITS taken by the owner at the start of a call (GIL held)
+    Limits limits;         // a copy of the limits taken by the owner at the start of a call
 
     size_t capacity() const { return cnt_a.size(); }
     void ensure(size_t nid) {
@@ -71,13 +85,13 @@ struct Workspace {
     bool covers(const Doc& d) const { return d.id_bound() <= capacity(); }
     ROUGE_FORCE_INLINE bool stopped() { return poll && poll->stopped(); }
 
-    // pow(k, w) for k = 0..kmax, cached per weight (bit-identical to Python's k ** w).
+    // wpow(k, w) for k = 0..kmax, cached per weight (core_py.wpow_table).
     const double* powtab(double w, size_t kmax) {
         if (w != powk_w) {
             powk.clear();
             powk_w = w;
         }
-        while (powk.size() <= kmax) powk.push_back(std::pow((double)powk.size(), w));
+        while (powk.size() <= kmax) powk.push_back(wpow((double)powk.size(), w));
         return powk.data();
     }
 
