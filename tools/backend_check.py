@@ -4,18 +4,22 @@
     python tools/backend_check.py --require-native  # also fail unless the native backend is the active one
     python tools/backend_check.py --emit native > n.json   # float.hex of every value, one backend only
     python tools/backend_check.py --compare n.json p.json  # two such files
+    python tools/backend_check.py --corpora ...            # also the first rows of ../shared/corpora
 
 It scores a fixed pseudo-random corpus (seeded; short texts and texts longer than one and two 64-bit
 words of the bit-parallel LCS, newline sentences, repeats, non-ASCII words) with rouge1..rouge4, rougeL,
 rougeLsum, rougeW, rougeS, rougeS4, rougeSU, rougeSU4, under every multi-reference mode, the default,
 whitespace and unicode tokenizers, no stemmer / porter / perl_porter, and token ids, and compares the
-``float.hex`` of every precision, recall and F-measure. ``--emit`` exists for runs where the two
+``float.hex`` of every precision, recall and F-measure; Snowball stemming, Fβ with another rougeW weight
+and ROUGE-1.5.5's alpha; and, where numpy is importable, the exact corpus means and a seeded bootstrap
+interval. ``--emit`` exists for runs where the two
 backends cannot share a process: the native core under an emulated CPU (tools/check_baseline_cpu.py),
 the pure-Python twin on the host. ``--without-numpy`` makes ``import numpy`` fail and leaves out the
 two configurations that stem non-ASCII words with nltk's Porter (nltk imports numpy): numpy 2 wheels
 need an x86-64-v2 CPU (POPCNT, SSE4.2), so on the baseline CPU it is numpy, not rouge_metric, that
 dies; every other configuration (the native Porter included) runs without numpy. Used by cibuildwheel's test command (pyproject.toml) and
-tools/check_wheel.py on every built wheel.
+tools/check_wheel.py on every built wheel, and to compare interpreters (tools/check_interpreters.py) and
+CPUs (tools/check_baseline_cpu.py, tools/check_aarch64.py) with each other.
 """
 
 from __future__ import annotations
@@ -66,16 +70,66 @@ def id_corpus(seed: int = 22, n: int = 36):
 
 #: Configurations whose stemmer imports nltk (and so numpy): nltk's Porter on non-ASCII words.
 NEEDS_NUMPY = {("whitespace", "porter"), ("unicode", "porter")}
+#: More settings on the default tokenizer (name, options, needs numpy): nltk's Snowball, Fβ with rougeW's
+#: weight, ROUGE-1.5.5's alpha.
+MORE_CONFIGS = [
+    ("snowball|mean", dict(use_stemmer="snowball:english", multi_ref="mean"), True),
+    ("pool|w1.5|beta2", dict(multi_ref="pool", wlcs_weight=1.5, beta=2.0), False),
+    ("mean|alpha0.3", dict(multi_ref="mean", alpha=0.3), False),
+]
+#: Real corpora (../shared/corpora beside the checkout, when present; --corpora): news in English,
+#: German, Spanish and Chinese; the first rows of each.
+CORPORA = ("cnndm_simcls_nl", "xsum_halluc", "de_cnndm_t5", "mlsum_es", "longbench_vcsum_zh")
 
 
-def scores(backend: str, without_numpy: bool = False) -> Dict[str, Any]:
-    """``{config name: [[type, P.hex, R.hex, F.hex] per type] per example}`` on ``backend``."""
+def real_corpora(rows: int = 12):
+    """``(predictions, references, names)`` of the first ``rows`` pairs of each corpus in CORPORA present."""
+    import gzip
+    import os
+
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "corpora")
+    preds, refs, names = [], [], []
+    for name in CORPORA:
+        path = os.path.join(root, f"{name}.jsonl.gz")
+        if not os.path.isfile(path):
+            continue
+        names.append(name)
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for k, line in enumerate(fh):
+                if k == rows:
+                    break
+                row = json.loads(line)
+                r = row["references"]
+                preds.append(row["prediction"])
+                refs.append([r] if isinstance(r, str) else list(r))
+    return preds, refs, names
+
+
+def scores(backend: str, without_numpy: bool = False, corpora: bool = False) -> Dict[str, Any]:
+    """``{config name: [[type, P.hex, R.hex, F.hex] per type] per example}`` on ``backend``; with numpy,
+    also the exact corpus means and a seeded bootstrap interval (``corpus|...`` entries)."""
     if without_numpy:
         sys.modules["numpy"] = None  # type: ignore[assignment]  # import numpy -> ImportError
     from rouge_metric import Rouge
 
     out: Dict[str, Any] = {}
     preds, refs = corpus()
+    if corpora:
+        more_p, more_r, names = real_corpora()
+        preds, refs = preds + more_p, refs + more_r
+        out["corpora"] = names
+    for name, options, needs_numpy in MORE_CONFIGS:
+        if without_numpy and needs_numpy:
+            continue
+        rouge = Rouge(ROUGE_TYPES, backend=backend, **options)
+        out[f"default|{name}"] = _hex(rouge.score_examples(predictions=preds, references=refs))
+        if not without_numpy:
+            res = rouge.compute(predictions=preds, references=refs)
+            out[f"corpus|{name}"] = [[[t, *(x.hex() for x in res.scores[t])] for t in ROUGE_TYPES]]
+    if not without_numpy:
+        boot = Rouge(["rouge1", "rougeL", "rougeW"], backend=backend, aggregation="bootstrap", seed=7, n_resamples=200)
+        res = boot.compute(predictions=preds, references=refs)
+        out["corpus|bootstrap"] = [[[t, *(x.hex() for x in (*res.ci[t].low, *res.ci[t].high))] for t in res.ci]]
     for mode in MODES:
         for tok, stem in TEXT_CONFIGS:
             if without_numpy and (tok, stem) in NEEDS_NUMPY:
@@ -117,6 +171,8 @@ def main(argv=None) -> int:
     ap.add_argument("--emit", choices=["native", "python"], help="print the float.hex JSON of one backend")
     ap.add_argument("--compare", nargs=2, metavar="JSON", help="compare two --emit outputs")
     ap.add_argument("--without-numpy", action="store_true", help="numpy unimportable; no nltk-stemmed configurations")
+    ap.add_argument("--corpora", action="store_true", help="add the first rows of the corpora beside the checkout")
+    ap.add_argument("--out", help="with --emit: write the JSON to this file instead of standard output")
     args = ap.parse_args(argv)
     if args.compare:
         a, b = (json.load(open(p, encoding="utf-8")) for p in args.compare)
@@ -131,9 +187,15 @@ def main(argv=None) -> int:
             print("backend_check: the native backend is not active (is the extension in the wheel?)", file=sys.stderr)
             return 1
         if args.emit:
-            json.dump(scores(args.emit, args.without_numpy), sys.stdout)
+            result = scores(args.emit, args.without_numpy, args.corpora)
+            if args.out:
+                with open(args.out, "w", encoding="utf-8") as fh:
+                    json.dump(result, fh)
+            else:
+                json.dump(result, sys.stdout)
             return 0
-        native, python = scores("native", args.without_numpy), scores("python", args.without_numpy)
+        native = scores("native", args.without_numpy, args.corpora)
+        python = scores("python", args.without_numpy, args.corpora)
         diff = differences(native, python)
     n = sum(len(v) for v in (a if args.compare else native).values())
     for line in diff:

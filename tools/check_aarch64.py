@@ -2,7 +2,7 @@
 tests under qemu-aarch64 with Debian's arm64 CPython, then compare with this machine's numbers.
 
     python tools/check_aarch64.py            # set up (once), build, test, compare
-    python tools/check_aarch64.py --no-tests # the parity digest only
+    python tools/check_aarch64.py --no-tests # the numbers only
 
 Needs, from Debian (as root): ``qemu-user-static``, ``g++-aarch64-linux-gnu``, and the arm64 packages
 of CPython 3.11 (``dpkg --add-architecture arm64; apt-get update``: this script then downloads them
@@ -12,20 +12,18 @@ pure-Python test dependencies and numpy come as aarch64 wheels from PyPI (``pip 
 it exits 1 instead. Nothing is fetched while the checks run.
 
 The interpreter under qemu is Debian's 3.11 (the same Unicode database as every 3.11), the extension
-is compiled with the flags of setup.py for aarch64, and ``tools/parity_digest.py`` (every rouge type,
-stemmer, tokenizer and multi-reference mode, both backends, float.hex) must give the digest of this
-machine's interpreter (run here with the same nltk and numpy versions).
+is compiled with the flags of setup.py for aarch64, and ``tools/backend_check.py --corpora`` (every rouge
+type, stemmer, tokenizer and multi-reference mode, corpus means and a bootstrap interval, float.hex)
+must find both backends equal there and give this machine's numbers (same nltk and numpy versions).
 """
 
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import time
 from pathlib import Path
 
@@ -130,7 +128,7 @@ def under_qemu(args, **kw):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--no-tests", action="store_true", help="the parity digest only")
+    ap.add_argument("--no-tests", action="store_true", help="the numbers only (no pytest under qemu)")
     ap.add_argument("--require", action="store_true", help="exit 1 (not 0) when the tools are missing")
     args = ap.parse_args()
     miss = missing_tools()
@@ -154,14 +152,14 @@ def main() -> int:
         r = under_qemu(["-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(REPO), "-c",
                         str(REPO / "pyproject.toml"), *tests])
         status |= r.returncode != 0
-    here = WORK / "digest-host.json"
-    there = WORK / "digest-aarch64.json"
+    check = str(REPO / "tools" / "backend_check.py")
+    here = WORK / "numbers-host.json"
+    there = WORK / "numbers-aarch64.json"
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
-    run([sys.executable, str(REPO / "tools" / "parity_digest.py"), "--corpora", "--out", str(here)], env=env)
-    r = under_qemu([str(REPO / "tools" / "parity_digest.py"), "--corpora", "--out", str(there)])
-    status |= r.returncode != 0
-    r = subprocess.run([sys.executable, str(REPO / "tools" / "parity_digest.py"), "--compare", str(here), str(there)])
-    status |= r.returncode != 0
+    run([sys.executable, check, "--emit", "python", "--corpora", "--out", str(here)], env=env)
+    status |= under_qemu([check, "--require-native", "--corpora"]).returncode != 0
+    status |= under_qemu([check, "--emit", "python", "--corpora", "--out", str(there)]).returncode != 0
+    status |= subprocess.run([sys.executable, check, "--compare", str(here), str(there)]).returncode != 0
     print(f"check_aarch64: {'identical numbers, tests passed' if not status else 'FAILED'} ({time.time() - t0:.0f} s)")
     return int(status)
 
