@@ -38,12 +38,27 @@ HYP = settings(max_examples=200, deadline=None, suppress_health_check=[HealthChe
 def test_pool_adds_left_to_right():
     spec = parse_rouge_type("rougeW", 1.2)
     ts = _TypeScorer(spec, make_fmeasure())
-    stats = [(0.1, 0.7, 0.3, 0.0), (0.2, 0.1, 0.3, 0.0), (0.3, 0.2, 1e-16, 0.0), (1e16, 1.0, 0.3, 0.0)]
+    stats = [(0.1, 0.7, 1.0, 0.0), (0.2, 0.1, 2.0, 0.0), (0.3, 0.2, 3.0, 0.0)]
     cols = [[s[i] for s in stats] for i in range(3)]
     left = [functools.reduce(operator.add, c) for c in cols]
     # The case can tell the orders apart: a compensated (3.12+ sum) or exact sum gives other doubles.
     assert [math.fsum(c) for c in cols] != left
     assert ts.combine(stats, "pool") == ts.score(*left)
+
+
+def test_pool_does_not_depend_on_the_interpreters_sum(monkeypatch):
+    """The pooled statistics do not come from the built-in ``sum`` (compensated since CPython 3.12):
+    with ``sum`` replaced by a compensated one on any interpreter, the pooled score is unchanged."""
+    import builtins
+
+    spec = parse_rouge_type("rougeW", 1.2)
+    ts = _TypeScorer(spec, make_fmeasure())
+    stats = [(0.1, 0.7, 1.0, 0.0), (0.2, 0.1, 2.0, 0.0), (0.3, 0.2, 3.0, 0.0)]
+    want = ts.combine(stats, "pool")
+    real_sum = builtins.sum
+    monkeypatch.setattr(builtins, "sum", lambda it, start=0: math.fsum(it) + start
+                        if start == 0 and not isinstance(start, list) else real_sum(it, start))
+    assert ts.combine(stats, "pool") == want
 
 
 @needs_native
