@@ -19,11 +19,13 @@ The exit code is 1 when an exact check fails.
 ``--cold`` times instead the first call in a fresh process against the second call of the same process,
 for every entry point: ``rouge_metric.compute``, the ``RougeScorer.score`` loop, the evaluate module
 (``evaluate.load`` of rouge_metric/rouge_metric.py), the CLI (``cli.main``, which a ``rouge-metric``
-command runs once per process), rouge-score-rs's ``score`` loop and its ``score_batch``. Each
+command runs once per process), rouge-score's ``score`` loop (on the first ``--slow-pairs`` pairs),
+rouge-score-rs's ``score`` loop and its ``score_batch``. Each
 measurement is its own process; the entry points alternate within each round (order reversed every
 other round) and the figures are medians over ``--cold-rounds`` rounds. ``cold`` includes the imports
 (what a user waits for; the package's bytecode is compiled first, as an installation does), ``first
-call`` excludes them:
+call`` excludes them. The ratio columns are medians of per-process (cold / warm) or per-round ratios (both
+sides timed in the same round), per pair:
 
     python benchmarks/bench.py --cold --corpus ../shared/corpora/cnndm_simcls_nl.jsonl.gz
 """
@@ -131,6 +133,7 @@ def machine() -> str:
 COLD_CHILD = textwrap.dedent("""
     import gzip, json, os, sys, time
     what, path, stem, types, threads = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4].split(","), int(sys.argv[5])
+    slow = int(sys.argv[6])
     opener = gzip.open if path.endswith(".gz") else open
     rows = [json.loads(l) for l in opener(path, "rt", encoding="utf-8")]
     P = [r["prediction"] for r in rows]
@@ -158,6 +161,11 @@ COLD_CHILD = textwrap.dedent("""
                     assert cli.main(argv) == 0
                 finally:
                     sys.stdout = old
+    elif what == "rouge-score score":  # the reference implementation, on the first --slow-pairs pairs
+        from rouge_score import rouge_scorer
+        P, R = P[:slow], R[:slow]
+        sc = rouge_scorer.RougeScorer(types, use_stemmer=stem)
+        call = lambda: [sc.score(r, p) for p, r in zip(P, R)]
     elif what == "rouge-score-rs score":
         import rouge_score_rs
         rs = rouge_score_rs.RougeScorer(types, use_stemmer=stem)
@@ -173,7 +181,7 @@ COLD_CHILD = textwrap.dedent("""
     t3 = time.perf_counter()
     print(json.dumps({"import": t1 - t0, "first": t2 - t1, "warm": t3 - t2, "n": len(P)}))
 """)
-COLD_ENTRIES = ["compute", "RougeScorer.score", "evaluate module", "CLI", "rouge-score-rs score",
+COLD_ENTRIES = ["compute", "RougeScorer.score", "evaluate module", "CLI", "rouge-score score", "rouge-score-rs score",
                 "rouge-score-rs score_batch"]
 
 
@@ -182,7 +190,8 @@ def cold_vs_warm(args: argparse.Namespace, types: Sequence[str], stem: bool) -> 
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     skip = set(args.skip.split(","))
     entries = [e for e in COLD_ENTRIES if not (e.startswith("rouge-score-rs") and "rs" in skip)
-               and not (e == "evaluate module" and "evaluate" in skip)]
+               and not (e == "evaluate module" and "evaluate" in skip)
+               and not (e == "rouge-score score" and "rouge-score" in skip)]
     env = dict(os.environ, ROUGE_METRIC_MODULE=os.path.join(repo, "rouge_metric"), RAYON_NUM_THREADS=str(args.threads),
                OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1",
                HF_DATASETS_OFFLINE="1")
@@ -206,23 +215,37 @@ def cold_vs_warm(args: argparse.Namespace, types: Sequence[str], stem: bool) -> 
         for rnd in range(args.cold_rounds):
             for e in (entries if rnd % 2 == 0 else entries[::-1]):
                 proc = subprocess.run([sys.executable, "-c", COLD_CHILD, e, path, "1" if stem else "0", ",".join(types),
-                                       str(args.threads)], capture_output=True, text=True, env=env, cwd=tmp)
+                                       str(args.threads), str(args.slow_pairs)], capture_output=True, text=True, env=env, cwd=tmp)
                 if proc.returncode != 0:
                     print(f"  {e}: failed\n{proc.stderr[-2000:]}")
                     return 1
                 runs[e].append(json.loads(proc.stdout.strip().splitlines()[-1]))
-    n = len(rows)
-    med = {e: {k: statistics.median(r[k] for r in rs) for k in ("import", "first", "warm")} for e, rs in runs.items()}
-    rs_cold = med.get("rouge-score-rs score")
-    rs_cold = rs_cold["import"] + rs_cold["first"] if rs_cold else None
-    print("\n| entry point | import s | first call, pairs/s | cold (import + first call), pairs/s | warm, pairs/s "
-          "| cold / warm | first call / warm | cold vs rouge-score-rs cold |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    # times per pair (the rouge-score entry scores only the first --slow-pairs pairs)
+    med = {e: {k: statistics.median(r[k] / r["n"] for r in rs) for k in ("import", "first", "warm")}
+           for e, rs in runs.items()}
+    ns = {e: rs[0]["n"] for e, rs in runs.items()}
+
+    def cold(m):  # seconds per pair of a fresh process: the imports spread over the pairs it scores
+        return m["import"] + m["first"]
+
+    def vs(e, key, base):  # median over rounds of the per-round ratio base time / e time
+        if base not in runs:
+            return "-"
+        return f"{statistics.median(b[key] / b['n'] / (r[key] / r['n']) for r, b in zip(runs[e], runs[base])):,.1f}x"
+
+    def cold_vs(e, base):
+        if base not in runs:
+            return "-"
+        return f"{statistics.median(cold(b) / b['n'] / (cold(r) / r['n']) for r, b in zip(runs[e], runs[base])):,.1f}x"
+
+    print("\n| entry point | pairs | import s | first call, pairs/s | cold (import + first call), pairs/s | warm, pairs/s "
+          "| cold / warm | cold vs rouge-score-rs cold | warm vs rouge-score-rs warm | warm vs rouge-score warm |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for e, m in med.items():
-        cold = m["import"] + m["first"]
-        vs = f"{rs_cold / cold:.1f}x" if rs_cold else "-"
-        print(f"| {e} | {m['import']:.3f} | {n / m['first']:,.0f} | {n / cold:,.0f} | {n / m['warm']:,.0f} "
-              f"| {m['warm'] / cold:.2f} | {m['warm'] / m['first']:.2f} | {vs} |")
+        print(f"| {e} | {ns[e]:,} | {m['import'] * ns[e]:.3f} | {1 / m['first']:,.0f} | {1 / cold(m):,.0f} "
+              f"| {1 / m['warm']:,.0f} | {statistics.median(r['warm'] / (r['import'] + r['first']) for r in runs[e]):.2f} "
+              f"| {cold_vs(e, 'rouge-score-rs score')} "
+              f"| {vs(e, 'warm', 'rouge-score-rs score')} | {vs(e, 'warm', 'rouge-score score')} |")
     return 0
 
 
