@@ -93,9 +93,10 @@ def _truthfulqa_questions(n):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_truthfulqa_gen_matches_lm_eval(backend):
+def test_truthfulqa_gen_matches_lm_eval(backend, monkeypatch):
     utils = pytest.importorskip("lm_eval.tasks.truthfulqa.utils")
-    qs = _truthfulqa_questions(40)
+    monkeypatch.setattr(utils, "bleu", lambda refs, preds: 0.0)  # sacrebleu's time, not ROUGE's
+    qs = _truthfulqa_questions(20)
     docs = []
     for _, t, f in qs:
         d = utils.preprocess_function({"question": "q", "correct_answers": t, "incorrect_answers": f})
@@ -117,10 +118,11 @@ def test_truthfulqa_gen_matches_lm_eval(backend):
     assert got.signature.startswith("recipe:lm_eval.truthfulqa_gen|harness:lm-eval==")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(c=texts(30), t=answer_lists, f=answer_lists)
 def test_truthfulqa_gen_hypothesis(c, t, f):
     utils = pytest.importorskip("lm_eval.tasks.truthfulqa.utils")
+    utils.bleu = lambda refs, preds: 0.0  # sacrebleu's time, not ROUGE's (the module is only used here)
     d = utils.preprocess_function({"question": "q", "correct_answers": t, "incorrect_answers": f})
     if not d["incorrect_answers"]:
         return
