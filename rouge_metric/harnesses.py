@@ -475,6 +475,7 @@ def torchmetrics_rouge(preds: Sequence[str], target: Sequence[Sequence[str]], *,
     the float32 mean over targets; the result is the float32 mean over predictions. The float32 steps
     run in torch, as in torchmetrics (torch is imported). Keys: ``rouge1_fmeasure`` etc.
     """
+    import numpy as np
     import torch
 
     if accumulate not in ("best", "avg"):
@@ -498,23 +499,26 @@ def torchmetrics_rouge(preds: Sequence[str], target: Sequence[Sequence[str]], *,
         counts.append(len(ts))
     scores = _pair_scores(rouge, pairs)
     stats = ("fmeasure", "precision", "recall")
+    # (pairs x types x 3) as float32: torch.tensor(python float) rounds to nearest, as numpy's cast does
+    # (torchmetrics returns tensor(0.0) for all three when P == R == 0; F is 0.0 there too)
+    f32 = np.array([[[getattr(sc[k], s) for s in stats] for k in keys] for sc in scores],
+                   dtype=np.float64).astype(np.float32)
     cols: Dict[str, List[Any]] = {f"{k}_{s}": [] for k in keys for s in stats}
     j = 0
     for c in counts:
-        chunk = scores[j:j + c]
+        block = f32[j:j + c]
         j += c
-        for k in keys:
-            # torchmetrics returns tensor(0.0) for all three when P == R == 0 (F is 0.0 there too)
-            t32 = [{s: torch.tensor(getattr(sc[k], s)) for s in stats} for sc in chunk]
+        for ki, k in enumerate(keys):
             if accumulate == "best":
-                best = t32[int(torch.argmax(torch.tensor([d["fmeasure"] for d in t32])))]
-                for s in stats:
-                    cols[f"{k}_{s}"].append(best[s])
+                best = block[int(np.argmax(block[:, ki, 0])), ki]  # first maximum, as torch.argmax
+                for si, s in enumerate(stats):
+                    cols[f"{k}_{s}"].append(best[si])
             else:
-                for s in stats:
-                    cols[f"{k}_{s}"].append(torch.tensor([d[s] for d in t32]).mean())
+                for si, s in enumerate(stats):
+                    cols[f"{k}_{s}"].append(torch.from_numpy(np.ascontiguousarray(block[:, ki, si])).mean().item())
     per = [{name: float(v[i]) for name, v in cols.items()} for i in range(len(counts))]
-    result = {name: float(torch.tensor(v).mean()) for name, v in cols.items()}
+    # torchmetrics: torch.tensor(list of 0-d float32 tensors).mean(), a float32 1-D mean in torch
+    result = {name: float(torch.tensor(np.array(v, dtype=np.float32)).mean()) for name, v in cols.items()}
     sig = f"accumulate:{accumulate}|dtype:float32|{rouge.signature()}"
     return HarnessResult(result, per, _signature("torchmetrics.rouge", "torchmetrics", sig), "torchmetrics.rouge")
 
