@@ -143,7 +143,10 @@ def write_model_card(path: Union[str, Path], result: Any, *, dataset_id: str, mo
     The card body and every other YAML field are kept; read it back with ``huggingface_hub.ModelCard.load``
     (``card.data.eval_results``) or ``metadata_load``. Offline: nothing is sent to the Hub.
     """
-    from huggingface_hub import metadata_load, metadata_save
+    try:
+        from huggingface_hub import metadata_load, metadata_save
+    except ImportError:
+        raise ImportError("write_model_card needs huggingface_hub: pip install huggingface_hub") from None
 
     path = Path(path)
     entry = model_index_result(result, dataset_id=dataset_id, dataset_name=dataset_name,
