@@ -352,11 +352,14 @@ def _write_per_example(out, rows: List[Dict[str, Any]], start: int) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from .hub_results import check_model_card_args, write_from_args
     from .scoring import Rouge
 
+    check_model_card_args(args)
     if args.rouge155 is not None:
         preds, refs = load_inputs(args)
         result = _score_rouge155(args, preds, refs)
+        write_from_args(args, result)  # --model-card
         if args.per_example:
             with _open_output(args.per_example) as out:
                 _write_per_example(out, result.per_example, 0)
@@ -364,9 +367,6 @@ def cmd_score(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.exceptions is not None:
         raise ValueError("--exceptions: only used with --rouge155 (ROUGE-1.5.5's -m)")
-    from .hub_results import check_model_card_args, write_from_args
-
-    check_model_card_args(args)
     config = config_from_args(args)
     rouge = Rouge(config=config, backend=args.backend)
     preds, refs = load_inputs(args)

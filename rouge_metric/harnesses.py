@@ -60,6 +60,9 @@ class HarnessResult(Record):
 
 
 def _signature(recipe: str, harness: str, rest: str) -> str:
+    """``recipe:..|harness:..==<version>|`` + ``rest`` (the core's signature without its ``agg:`` field:
+    a recipe reduces the scores the harness's way, named by the recipe and any ``reduce:`` field)."""
+    rest = "|".join(p for p in rest.split("|") if not p.startswith("agg:"))
     return f"recipe:{recipe}|harness:{harness}=={HARNESS_VERSIONS[harness]}|{rest}"
 
 
@@ -428,10 +431,10 @@ def evaluate_rouge(predictions: Sequence[str], references: Sequence[Any], *,
             np.random.seed(seed)
         agg = legacy_bootstrap({t: _matrix(per_scores, t) for t in rouge.rouge_types})
         scores = {t: agg[t].mid.fmeasure for t in rouge.rouge_types}
-        agg_sig = f"agg:legacy-bootstrap-mid(n=1000,np.random.seed={seed if seed is not None else 'caller'})"
+        agg_sig = f"reduce:bootstrap-mid(n=1000,np.random.seed={seed if seed is not None else 'caller'})"
     else:
         scores = {t: float(np.mean([r[t] for r in per])) for t in rouge.rouge_types}
-        agg_sig = "agg:none(per-example)"
+        agg_sig = "reduce:none(per-example)"
     return HarnessResult(scores, per, _signature("evaluate.rouge", "evaluate", agg_sig + "|" + rouge.signature()),
                          "evaluate.rouge")
 
@@ -451,7 +454,7 @@ def mlflow_rouge(predictions: Sequence[str], targets: Sequence[str], rouge_type:
     values = [row[rouge_type] for row in r.per_example or []]
     scores = {"mean": float(np.mean(values)), "variance": float(np.var(values)),
               "p90": float(np.percentile(values, 90))}
-    sig = r.signature.split("|", 2)[2]
+    sig = "reduce:mean,variance,p90|" + r.signature.split("|", 3)[3]  # evaluate's, without its reduce:
     return HarnessResult(scores, r.per_example, _signature(f"mlflow.{rouge_type}", "mlflow", sig),
                          f"mlflow.{rouge_type}")
 
@@ -519,7 +522,7 @@ def torchmetrics_rouge(preds: Sequence[str], target: Sequence[Sequence[str]], *,
     per = [{name: float(v[i]) for name, v in cols.items()} for i in range(len(counts))]
     # torchmetrics: torch.tensor(list of 0-d float32 tensors).mean(), a float32 1-D mean in torch
     result = {name: float(torch.tensor(np.array(v, dtype=np.float32)).mean()) for name, v in cols.items()}
-    sig = f"accumulate:{accumulate}|dtype:float32|{rouge.signature()}"
+    sig = f"reduce:accumulate={accumulate},float32-mean|{rouge.signature()}"
     return HarnessResult(result, per, _signature("torchmetrics.rouge", "torchmetrics", sig), "torchmetrics.rouge")
 
 

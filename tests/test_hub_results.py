@@ -158,6 +158,14 @@ def test_cli_model_card(tmp_path, capsys):
     assert got == {"rouge2": out["scores"]["rouge2"]["fmeasure"] * 100,
                    **{t: out["scores"][t]["fmeasure"] * 100 for t in ("rouge1", "rougeL", "rougeLsum")}}
     assert "Body text that must survive." in card.read_text(encoding="utf-8")
+    # the ROUGE-1.5.5 preset writes too (not silently ignored)
+    assert main(["score", "--predictions", str(data), "--json", "-q", "--rouge155", "-n 2", "--model-card", str(card),
+                 "--dataset-id", "x/perl", "--model-name", "my-model"]) == 0
+    out155 = json.loads(capsys.readouterr().out)
+    perl = hf.metadata_load(card)["model-index"][0]["results"][-1]
+    assert perl["dataset"]["type"] == "x/perl"
+    assert {m["name"]: m["value"] for m in perl["metrics"]} == {
+        t: s["fmeasure"] * 100 for t, s in out155["scores"].items()}
     assert main(["score", "--predictions", str(data), "-q", "--model-card", str(card)]) != 0
     assert "--model-card: needs --dataset-id" in capsys.readouterr().err
     assert main(["score", "--predictions", str(data), "-q", "--dataset-id", "x/y"]) != 0
