@@ -420,11 +420,14 @@ def _write_per_example(out, rows: List[Dict[str, Any]], start: int) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from .hub_results import check_model_card_args, write_from_args
     from .scoring import Rouge
 
+    check_model_card_args(args)
     if args.rouge155 is not None:
         preds, refs = load_inputs(args)
         result = _score_rouge155(args, preds, refs)
+        write_from_args(args, result)  # --model-card
         if args.per_example:
             with _open_output(args.per_example) as out:
                 _write_per_example(out, result.per_example, 0)
@@ -463,6 +466,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     finally:
         if rbar is not None:
             rbar.close()
+    write_from_args(args, result)  # --model-card
     if args.json:
         print(json.dumps(result.as_json(), indent=2))
     else:
@@ -866,6 +870,9 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--digits", type=_digits, default=2, help="digits in the table, 0 to 17 (default: %(default)s)")
     o.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_config_arguments(sc)
+    from .hub_results import add_model_card_arguments
+
+    add_model_card_arguments(sc)
     p155 = sc.add_argument_group("ROUGE-1.5.5.pl preset (rouge_metric.Rouge155)")
     p155.add_argument("--rouge155", metavar="OPTIONS", default=None,
                       help='reproduce ROUGE-1.5.5.pl with these script options, e.g. "-n 2 -m -2 4 -u -f A '

@@ -57,3 +57,77 @@ def bootstrap_all_at_once(values, means, n_resamples, confidence_level, seed, ch
             low=Score(*map(float, low[sl])), mid=means[t], high=Score(*map(float, high[sl]))
         )
     return out
+
+
+# ---- harness re-creations on the real rouge-score, for harnesses whose own code cannot run here offline
+
+def evaluate_rouge_compute(predictions, references, rouge_types=None, use_aggregator=True, use_stemmer=False,
+                           tokenizer=None):
+    """HF evaluate's ``rouge`` metric, ``metrics/rouge/rouge.py::Rouge._compute`` (huggingface/evaluate),
+    re-created on rouge-score: its script is fetched from the Hub by ``evaluate.load`` (no network here).
+    Same calls in the same order: ``score_multi`` when ``references[0]`` is a list, else ``score``; one
+    ``BootstrapAggregator`` and ``mid.fmeasure``, or the per-example F lists."""
+    from rouge_score import rouge_scorer, scoring
+
+    if rouge_types is None:
+        rouge_types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    multi_ref = isinstance(references[0], list)
+    if tokenizer is not None:
+        func = tokenizer
+
+        class _Tok:
+            def tokenize(self, text):
+                return func(text)
+
+        tokenizer = _Tok()
+    scorer = rouge_scorer.RougeScorer(rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer)
+    aggregator = scoring.BootstrapAggregator() if use_aggregator else None
+    scores = []
+    for ref, pred in zip(references, predictions):
+        score = scorer.score_multi(ref, pred) if multi_ref else scorer.score(ref, pred)
+        if aggregator is not None:
+            aggregator.add_scores(score)
+        else:
+            scores.append(score)
+    if aggregator is not None:
+        result = aggregator.aggregate()
+        return {key: result[key].mid.fmeasure for key in result}
+    return {key: [s[key].fmeasure for s in scores] for key in scores[0]}
+
+
+class EvaluateRougeStandIn:
+    """What ``evaluate.load("rouge")`` returns, for MLflow's ``_cached_evaluate_load`` in tests:
+    ``compute(predictions=, references=, rouge_types=, use_aggregator=)`` through
+    :func:`evaluate_rouge_compute`."""
+
+    def compute(self, predictions, references, **kwargs):
+        return evaluate_rouge_compute(list(predictions), list(references), **kwargs)
+
+
+def helm_reference_rouge(completions, golds, metric):
+    """HELM's ``rouge_1/2/l`` and ``chinese_rouge_1/2`` (crfm-helm 0.5.6), re-created on rouge-score
+    (crfm-helm's dependency tree is too large to install here):
+    ``metrics/evaluate_reference_metrics.py::get_rouge_function`` (``RougeScorer([t], use_stemmer=True)``),
+    ``get_chinese_rouge_function`` (same with ``cleva_metrics_helper.ChineseTokenizer``: every character),
+    ``compute_reference_metrics.compute_metrics_helper`` (``max`` over golds of ``score(gold, preds[0])``,
+    completions stripped) and ``Stat`` (sum / count). Returns (mean, per-instance values)."""
+    from rouge_score import rouge_scorer
+
+    rtype = {"rouge_1": "rouge1", "rouge_2": "rouge2", "rouge_l": "rougeL",
+             "chinese_rouge_1": "rouge1", "chinese_rouge_2": "rouge2"}[metric]
+
+    class ChineseTokenizer:
+        def tokenize(self, text):
+            return [c for c in text]
+
+    tok = ChineseTokenizer() if metric.startswith("chinese_") else None
+    scorer = rouge_scorer.RougeScorer([rtype], use_stemmer=True, tokenizer=tok)
+    per = []
+    for comps, gs in zip(completions, golds):
+        preds = [c.strip() for c in comps]
+        per.append(max(scorer.score(g, preds[0])[rtype].fmeasure for g in gs))
+    total, count = 0, 0
+    for v in per:
+        total += v
+        count += 1
+    return total / count, per

@@ -1,0 +1,323 @@
+"""Harness recipes against each harness's own code (lm-eval, lighteval, MLflow, torchmetrics, the `rouge`
+package, rouge-score's aggregator) or, where it cannot run offline here, a re-creation on rouge-score
+(tests/oracles.py: HF evaluate's script, HELM). Floats compared with ==."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rouge_metric import harnesses as H
+from rouge_metric import pltrdy_rouge
+
+from corpora import corpus_available, load_corpus
+from oracles import EvaluateRougeStandIn, evaluate_rouge_compute, helm_reference_rouge
+from strategies import texts
+
+BACKENDS = ["python", "native"]
+
+answer_lists = st.lists(texts(max_words=12), min_size=1, max_size=4)
+PUNCT = st.lists(st.sampled_from(["the", "cat", " . ", ".", "sat", " ", "  ", "mat.", "A", "\n", "..", "x y"]),
+                 max_size=25).map("".join)
+
+
+def _corpus(name, n):
+    if not corpus_available(name):
+        pytest.skip(f"../shared/corpora/{name} is absent")
+    return load_corpus(name, n)
+
+
+# ------------------------------------------------------------------------------ pltrdy `rouge` kernel
+@settings(max_examples=300, deadline=None)
+@given(h=st.one_of(texts(), PUNCT), r=st.one_of(texts(), PUNCT))
+def test_pltrdy_kernel_matches_rouge_package(h, r):
+    rouge = pytest.importorskip("rouge")
+    try:
+        want = rouge.Rouge().get_scores([h], [r], avg=True)
+    except ValueError:
+        with pytest.raises(pltrdy_rouge.EmptyTextError):
+            pltrdy_rouge.scores(h, r)
+        return
+    assert pltrdy_rouge.scores(h, r) == want
+
+
+def test_pltrdy_kernel_on_longbench_corpus():
+    rouge = pytest.importorskip("rouge")
+    preds, refs = _corpus("longbench_multinews", 25)
+    for p, rs in zip(preds, refs):
+        assert pltrdy_rouge.scores(p, rs[0]) == rouge.Rouge().get_scores([p], [rs[0]], avg=True)
+
+
+def test_pltrdy_max_backtrack_gives_zero_like_a_recursion_error():
+    long = " ".join(f"w{i}" for i in range(50))
+    ok = H.longbench_rouge([long], [[long]])
+    assert ok.scores["rouge_score"] > 0.99
+    assert H.longbench_rouge([long], [[long]], max_backtrack=49).scores["rouge_score"] == 0.0
+    assert "backtrack:49" in H.longbench_rouge([long], [[long]], max_backtrack=49).signature
+
+
+# --------------------------------------------------------------------------- BootstrapAggregator
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 300), seed=st.integers(0, 2**32 - 1), ci=st.sampled_from([0.95, 0.9, 0.5]),
+       n_samples=st.sampled_from([1, 7, 1000]))
+def test_legacy_bootstrap_matches_rouge_score_aggregator(n, seed, ci, n_samples):
+    from rouge_score import scoring
+
+    rng = np.random.default_rng(seed)
+    rows = [{"a": scoring.Score(*rng.random(3)), "b": scoring.Score(*rng.random(3))} for _ in range(n)]
+    np.random.seed(seed)
+    agg = scoring.BootstrapAggregator(confidence_interval=ci, n_samples=n_samples)
+    for r in rows:
+        agg.add_scores(r)
+    want = agg.aggregate()
+    after = np.random.get_state()
+    np.random.seed(seed)
+    got = H.legacy_bootstrap({t: [tuple(r[t]) for r in rows] for t in ("a", "b")}, n_samples, ci)
+    for t in ("a", "b"):
+        for bound in ("low", "mid", "high"):
+            assert tuple(getattr(got[t], bound)) == tuple(map(float, getattr(want[t], bound)))
+    state = np.random.get_state()
+    assert (state[1] == after[1]).all() and state[2] == after[2]
+
+
+# -------------------------------------------------------------------------- lm-evaluation-harness
+def _truthfulqa_questions(n):
+    preds, refs = _corpus("xsum_halluc", 4 * n)
+    qs = []
+    for i in range(n):
+        sents = [s for s in refs[4 * i + 1][0].split(" ") if s]
+        qs.append((preds[4 * i].replace(", ", " . ", 1),
+                   [refs[4 * i][0][:80], preds[4 * i + 2][:60] + " . ok"],
+                   [refs[4 * i + 3][0][:50], " ".join(sents[:5]), preds[4 * i + 1]]))
+    return qs
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_truthfulqa_gen_matches_lm_eval(backend, monkeypatch):
+    utils = pytest.importorskip("lm_eval.tasks.truthfulqa.utils")
+    monkeypatch.setattr(utils, "bleu", lambda refs, preds: 0.0)  # sacrebleu's time, not ROUGE's
+    qs = _truthfulqa_questions(20)
+    docs = []
+    for _, t, f in qs:
+        d = utils.preprocess_function({"question": "q", "correct_answers": t, "incorrect_answers": f})
+        assert (d["correct_answers"], d["incorrect_answers"]) == H.truthfulqa_process_doc(t, f)
+        docs.append(d)
+    got = H.truthfulqa_gen([c for c, _, _ in qs], [d["correct_answers"] for d in docs],
+                           [d["incorrect_answers"] for d in docs], backend=backend)
+    state = np.random.get_state()
+    want_rows = []
+    for (c, _, _), d in zip(qs, docs):
+        res = utils.process_results_gen(d, [c])
+        want_rows.append({k: v for k, v in res.items() if k.startswith("rouge")})
+    after = np.random.get_state()
+    assert (state[1] == after[1]).all()  # one-pair aggregators draw nothing: no state to reproduce
+    from lm_eval.api.metrics import mean
+
+    assert got.per_example == want_rows
+    assert got.scores == {k: mean([r[k] for r in want_rows]) for k in want_rows[0]}
+    assert got.signature.startswith("recipe:lm_eval.truthfulqa_gen|harness:lm-eval==")
+
+
+@settings(max_examples=25, deadline=None)
+@given(c=texts(30), t=answer_lists, f=answer_lists)
+def test_truthfulqa_gen_hypothesis(c, t, f):
+    utils = pytest.importorskip("lm_eval.tasks.truthfulqa.utils")
+    utils.bleu = lambda refs, preds: 0.0  # sacrebleu's time, not ROUGE's (the module is only used here)
+    d = utils.preprocess_function({"question": "q", "correct_answers": t, "incorrect_answers": f})
+    if not d["incorrect_answers"]:
+        return
+    want = {k: v for k, v in utils.process_results_gen(d, [c]).items() if k.startswith("rouge")}
+    got = H.truthfulqa_gen([c], [d["correct_answers"]], [d["incorrect_answers"]])
+    assert got.per_example == [want]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cnn_dailymail_matches_lm_eval(backend, capsys):
+    utils = pytest.importorskip("lm_eval.tasks.cnn_dailymail.utils")
+    preds, refs = _corpus("cnndm_pgn_cov", 60)
+    refs = [r[0] for r in refs]
+    got = H.lm_eval_cnn_dailymail(preds, refs, backend=backend)
+    want = []
+    for p, r in zip(preds, refs):
+        res = utils.process_results({"highlights": r}, [p])
+        want.append({k: res[k] for k in ("rouge1", "rouge2", "rougeL")})
+    from lm_eval.api.metrics import mean
+
+    assert got.per_example == want
+    assert got.scores == {k: mean([w[k] for w in want]) for k in ("rouge1", "rouge2", "rougeL")}
+
+
+def test_longbench_matches_lm_eval():
+    metrics = pytest.importorskip("lm_eval.tasks.longbench.metrics")  # needs rouge, jieba, fuzzywuzzy
+    preds, refs = _corpus("longbench_govreport", 12)
+    preds = [p[:1500] for p in preds] + ["", "...", "  . no  dots"]
+    refs = [[r[0][:1500], r[0][:200]] for r in refs] + [["x"], ["a b"], ["..", "no dots"]]
+    got = H.longbench_rouge(preds, refs)
+    want = [metrics.get_rouge_score({"answers": a}, [p]) for p, a in zip(preds, refs)]
+    assert got.per_example == want
+    assert got.scores["rouge_score"] == sum(w["rouge_score"] for w in want) / len(want)
+
+
+def test_longbench_zh_matches_lm_eval():
+    metrics = pytest.importorskip("lm_eval.tasks.longbench.metrics")
+    preds, refs = _corpus("longbench_vcsum_zh", 6)
+    preds = [p[:300] for p in preds]
+    refs = [[r[0][:300]] for r in refs]
+    got = H.longbench_rouge(preds, refs, language="zh")
+    want = [metrics.get_rouge_zh_score({"answers": a}, [p]) for p, a in zip(preds, refs)]
+    assert got.per_example == want
+    assert "seg:jieba" in got.signature
+
+
+@settings(max_examples=60, deadline=None)
+@given(p=st.one_of(texts(), PUNCT), answers=st.lists(st.one_of(texts(), PUNCT), min_size=1, max_size=3))
+def test_longbench_hypothesis(p, answers):
+    metrics = pytest.importorskip("lm_eval.tasks.longbench.metrics")
+    assert H.longbench_rouge([p], [answers]).per_example == [metrics.get_rouge_score({"answers": answers}, [p])]
+
+
+# ------------------------------------------------------------------------------------------ lighteval
+def _lighteval():
+    pytest.importorskip("lighteval")
+    from lighteval.metrics.metrics import Metrics
+    from lighteval.models.model_output import ModelResponse
+    from lighteval.tasks.requests import Doc
+
+    def sample(metric, preds, golds):
+        doc = Doc(query="q", choices=list(golds), gold_index=list(range(len(golds))))
+        return metric.sample_level_fn.compute(doc=doc, model_response=ModelResponse(text=list(preds)))
+
+    return Metrics, sample
+
+
+def _lighteval_samples(n):
+    preds, refs = _corpus("xsum_brio", 3 * n)
+    samples = []
+    for i in range(n):
+        k = 1 + i % 3  # 1..3 predictions: several pairs bootstrap on numpy's global generator
+        samples.append(([preds[3 * i + j].replace(", ", " . ") for j in range(k)],
+                        [refs[3 * i + j][0] for j in range(3)]))
+    return samples
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345])
+def test_lighteval_rouge_t5_matches_lighteval(seed):
+    Metrics, sample = _lighteval()
+    samples = _lighteval_samples(30)
+    np.random.seed(seed)
+    want = [sample(Metrics.rouge_t5.value, p, g) for p, g in samples]
+    after = np.random.get_state()
+    np.random.seed(seed)
+    got = H.lighteval_rouge_t5([p for p, _ in samples], [g for _, g in samples])
+    assert got.per_example == want
+    state = np.random.get_state()
+    assert (state[1] == after[1]).all() and state[2] == after[2]
+    for t in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
+        assert got.scores[t] == Metrics.rouge_t5.value.corpus_level_fn[t]([w[t] for w in want])
+
+
+@pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL", "rougeLsum"])
+def test_lighteval_single_type_matches_lighteval(rouge_type):
+    Metrics, sample = _lighteval()
+    metric = getattr(Metrics, rouge_type).value
+    samples = _lighteval_samples(30)
+    want = [sample(metric, p, g) for p, g in samples]
+    got = H.lighteval_rouge([p for p, _ in samples], [g for _, g in samples], rouge_type)
+    assert [r[rouge_type] for r in got.per_example] == want
+    assert got.scores[rouge_type] == metric.corpus_level_fn(want)
+
+
+# ----------------------------------------------------------------------------------------------- HELM
+@pytest.mark.parametrize("metric", ["rouge_1", "rouge_2", "rouge_l", "chinese_rouge_1", "chinese_rouge_2"])
+def test_helm_matches_recreation(metric):
+    if metric.startswith("chinese"):
+        preds, refs = _corpus("longbench_vcsum_zh", 30)
+        preds, refs = [p[:200] for p in preds], [r[0][:200] for r in refs]
+    else:
+        preds, refs = _corpus("squality", 30)
+        refs = [r[0] for r in refs]
+    comps = [[" " + p + "\n", "other"] for p in preds]
+    golds = [[r, refs[(i + 1) % len(refs)]] for i, r in enumerate(refs)]
+    mean, per = helm_reference_rouge(comps, golds, metric)
+    got = H.helm_rouge(comps, golds, metric)
+    assert [r[metric] for r in got.per_example] == per
+    assert got.scores[metric] == mean
+
+
+# ------------------------------------------------------------------------------ HF evaluate and MLflow
+@pytest.mark.parametrize("seed", [0, 7, 2024])
+@pytest.mark.parametrize("multi", [False, True])
+def test_evaluate_rouge_matches_recreation(seed, multi):
+    preds, refs = _corpus("cnndm_simcls_nl", 120)
+    refs = [[r[0], preds[(i + 5) % len(preds)]] for i, r in enumerate(refs)] if multi else [r[0] for r in refs]
+    np.random.seed(seed)
+    want = evaluate_rouge_compute(preds, refs, use_stemmer=True)
+    after = np.random.get_state()
+    got = H.evaluate_rouge(preds, refs, use_stemmer=True, seed=seed)
+    assert got.scores == want
+    assert (np.random.get_state()[1] == after[1]).all()
+    assert f"np.random.seed={seed}" in got.signature
+    per = evaluate_rouge_compute(preds, refs, use_stemmer=True, use_aggregator=False)
+    assert H.evaluate_rouge(preds, refs, use_stemmer=True, use_aggregator=False).per_example == [
+        {t: per[t][i] for t in per} for i in range(len(preds))]
+
+
+@pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL", "rougeLsum"])
+def test_mlflow_matches_mlflow(rouge_type, monkeypatch):
+    defs = pytest.importorskip("mlflow.metrics.metric_definitions")
+    import pandas as pd
+
+    monkeypatch.setattr(defs, "_cached_evaluate_load", lambda *a, **k: EvaluateRougeStandIn())
+    preds, refs = _corpus("xsum_simcls", 80)
+    refs = [r[0] for r in refs]
+    fn = getattr(defs, f"_{rouge_type}_eval_fn")
+    want = fn(pd.Series(preds), pd.Series(refs))
+    got = H.mlflow_rouge(preds, refs, rouge_type)
+    assert [r[rouge_type] for r in got.per_example] == list(want.scores)
+    assert got.scores == {k: float(v) for k, v in want.aggregate_results.items()}
+
+
+# ------------------------------------------------------------------------------------------ torchmetrics
+@pytest.mark.parametrize("accumulate", ["best", "avg"])
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_torchmetrics_matches_rougescore(accumulate, use_stemmer):
+    pytest.importorskip("torchmetrics")
+    from torchmetrics.text.rouge import ROUGEScore
+
+    keys = ("rouge1", "rouge2", "rougeL")
+    preds, refs = _corpus("squality", 40)
+    target = [list(r) + [preds[(i + 1) % len(preds)][:100]] for i, r in enumerate(refs)]
+    m = ROUGEScore(use_stemmer=use_stemmer, accumulate=accumulate, rouge_keys=keys)
+    m.update(preds[:20], target[:20])
+    m.update(preds[20:], target[20:])
+    want = {k: float(v) for k, v in m.compute().items()}
+    got = H.torchmetrics_rouge(preds, target, accumulate=accumulate, use_stemmer=use_stemmer, rouge_keys=keys)
+    assert got.scores == want
+    assert f"reduce:accumulate={accumulate},float32-mean|" in got.signature and "agg:" not in got.signature
+
+
+@settings(max_examples=40, deadline=None)
+@given(p=texts(), refs=st.lists(texts(), min_size=1, max_size=3), accumulate=st.sampled_from(["best", "avg"]))
+def test_torchmetrics_hypothesis(p, refs, accumulate):
+    pytest.importorskip("torchmetrics")
+    from torchmetrics.functional.text.rouge import rouge_score
+
+    keys = ("rouge1", "rouge2", "rougeL")
+    want = {k: float(v) for k, v in rouge_score([p], [refs], accumulate=accumulate, rouge_keys=keys).items()}
+    assert H.torchmetrics_rouge([p], [refs], accumulate=accumulate, rouge_keys=keys).scores == want
+
+
+# ------------------------------------------------------------------------------------------ boundaries
+def test_recipes_refuse_what_they_cannot_honour():
+    with pytest.raises(ValueError, match="rouge_type: invalid value 'rougeW'"):
+        H.helm_rouge([["a"]], [["a"]], "rougeW")
+    with pytest.raises(ValueError, match="question 0: needs at least one correct and one incorrect"):
+        H.truthfulqa_gen(["a"], [["a."]], [[]])
+    with pytest.raises(TypeError, match=r"golds\[1\]: expected a list of str"):
+        H.lighteval_rouge([["a"], ["b"]], [["a"], "b"], "rouge1")
+    with pytest.raises(ValueError, match="language: invalid value 'de'"):
+        H.longbench_rouge(["a"], [["a"]], language="de")
+    with pytest.raises(ValueError, match="accumulate: invalid value 'max'"):
+        H.torchmetrics_rouge(["a"], [["a"]], accumulate="max")
+    with pytest.raises(ValueError, match="same length"):
+        H.lm_eval_cnn_dailymail(["a", "b"], ["a"])
