@@ -22,7 +22,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ._record import Record
 from ._version import __version__
-from .result import AggregateScore, Score
+from .result import Score
+from .rouge_score.scoring import BootstrapAggregator
 from .scoring import Rouge
 
 #: The harness versions whose code each recipe was read from and tested against.
@@ -90,41 +91,16 @@ def _pair_scores(rouge: Rouge, pairs: Sequence[Tuple[str, str]]) -> List[Dict[st
 
 
 # ------------------------------------------------------------------ rouge-score's BootstrapAggregator
-def legacy_bootstrap(matrices: Mapping[str, Any], n_samples: int = 1000, confidence_interval: float = 0.95
-                     ) -> Dict[str, AggregateScore]:
-    """``rouge_score.scoring.BootstrapAggregator.aggregate`` on numpy's global legacy generator, vectorized.
-
-    ``matrices``: type -> (examples x 3) array of (P, R, F), in the order the aggregator saw the types
-    (each type consumes its own draws, in that order). For the same state of ``np.random`` this gives
-    the same low/mid/high floats as rouge-score 0.1.2 and leaves the generator in the same state:
-    ``np.random.choice(np.arange(n), size=n)`` per resample is ``np.random.randint(0, n, size=n)``, and
-    consecutive draws are one ``randint(0, n, size=(k, n))``; the column means are ``mean(axis=1)`` over
-    the gathered block, the same reduction as the aggregator's ``np.mean(sample, axis=0)``. mid is the
-    50th percentile of the resampled means, not the mean. One example: no draw is made and
-    low = mid = high = its score. O(n_samples * n) time, blocks of at most 2**21 gathered rows.
-    """
-    import numpy as np
-
-    q = 100 * np.array([(1 - confidence_interval) / 2, 0.5, 1 - (1 - confidence_interval) / 2])
-    out: Dict[str, AggregateScore] = {}
-    for name, values in matrices.items():
-        matrix = np.asarray(values, dtype=np.float64).reshape(-1, 3)
-        n = matrix.shape[0]
-        if n == 0:
-            raise ValueError(f"{name}: no score to aggregate")
-        means = np.zeros((n_samples, 3))
-        block = max(1, min(n_samples, (1 << 21) // n))
-        for start in range(0, n_samples, block):
-            stop = min(start + block, n_samples)
-            idx = np.random.randint(0, n, size=(stop - start, n))
-            means[start:stop] = matrix[idx].mean(axis=1)
-        low, mid, high = np.percentile(means, q, axis=0)
-        out[name] = AggregateScore(Score(*map(float, low)), Score(*map(float, mid)), Score(*map(float, high)))
-    return out
-
-
-def _matrix(per_example: Sequence[Mapping[str, Score]], rouge_type: str) -> List[Tuple[float, float, float]]:
-    return [tuple(s[rouge_type]) for s in per_example]
+def _bootstrap_mid_f(per_example: Sequence[Mapping[str, Score]], rouge_types: Sequence[str]) -> Dict[str, float]:
+    """``mid.fmeasure`` per type of rouge-score's ``BootstrapAggregator()`` (1,000 resamples, 95%) fed one
+    ``add_scores`` per example, as the harnesses feed it: the drop-in's aggregator
+    (:class:`rouge_metric.rouge_score.scoring.BootstrapAggregator`), which gives rouge-score's floats for
+    the same state of numpy's global generator and leaves it in the same state."""
+    agg = BootstrapAggregator()
+    for scores in per_example:
+        agg.add_scores({t: scores[t] for t in rouge_types})
+    out = agg.aggregate()
+    return {t: float(out[t].mid.fmeasure) for t in rouge_types}
 
 
 # ------------------------------------------------------------------------------ lm-evaluation-harness
@@ -298,7 +274,7 @@ def lighteval_rouge_t5(predictions: Sequence[Sequence[str]], golds: Sequence[Seq
     ``zip(golds, predictions)`` (so with one prediction only the *first* gold counts) reporting
     ``mid.fmeasure * 100`` for rouge1/2/L/Lsum; the corpus value is ``np.mean`` over samples. A sample
     with one pair draws nothing; several pairs draw from numpy's global generator exactly as the
-    harness does (:func:`legacy_bootstrap`).
+    harness does (the drop-in's ``BootstrapAggregator``).
     """
     import numpy as np
 
@@ -314,8 +290,8 @@ def lighteval_rouge_t5(predictions: Sequence[Sequence[str]], golds: Sequence[Seq
         if len(scores) == 1:
             row = {t: scores[0][t].fmeasure * 100 for t in _LIGHTEVAL_TYPES}
         else:
-            agg = legacy_bootstrap({t: _matrix(scores, t) for t in _LIGHTEVAL_TYPES})
-            row = {t: agg[t].mid.fmeasure * 100 for t in _LIGHTEVAL_TYPES}
+            mid = _bootstrap_mid_f(scores, _LIGHTEVAL_TYPES)
+            row = {t: mid[t] * 100 for t in _LIGHTEVAL_TYPES}
         per.append(row)
     means = {t: float(np.mean([r[t] for r in per])) for t in _LIGHTEVAL_TYPES}
     return HarnessResult(means, per, _signature("lighteval.rouge_t5", "lighteval", rouge.signature()),
@@ -414,7 +390,7 @@ def evaluate_rouge(predictions: Sequence[str], references: Sequence[Any], *,
     of 1,000 resampled means, not the mean), else the list of per-example F.
 
     The aggregator draws from numpy's global generator: the same state gives the same floats here and
-    there (:func:`legacy_bootstrap`). ``seed``: call ``np.random.seed(seed)`` first, as a harness run
+    there (the drop-in's ``BootstrapAggregator``). ``seed``: call ``np.random.seed(seed)`` first, as a harness run
     that seeds numpy does (the signature records it; without it the number depends on whatever state
     numpy is in, as in evaluate). ``scores`` holds the aggregated F (``use_aggregator=True``) or the
     mean of the per-example F; ``per_example`` the per-example F.
@@ -429,8 +405,7 @@ def evaluate_rouge(predictions: Sequence[str], references: Sequence[Any], *,
     if use_aggregator:
         if seed is not None:
             np.random.seed(seed)
-        agg = legacy_bootstrap({t: _matrix(per_scores, t) for t in rouge.rouge_types})
-        scores = {t: agg[t].mid.fmeasure for t in rouge.rouge_types}
+        scores = _bootstrap_mid_f(per_scores, rouge.rouge_types)
         agg_sig = f"reduce:bootstrap-mid(n=1000,np.random.seed={seed if seed is not None else 'caller'})"
     else:
         scores = {t: float(np.mean([r[t] for r in per])) for t in rouge.rouge_types}
