@@ -70,14 +70,21 @@ def needed_modules(entries: Iterable[str] = ENTRY_MODULES, package_dir: Path = P
 
 
 def requirements() -> List[str]:
-    """The package's runtime dependencies (from its installed metadata), gradio excluded."""
+    """What the Space needs (from the installed package's metadata), gradio excluded: the core
+    dependencies and those of the ``[evaluate]`` extra (the Space runs the evaluate module)."""
     try:
-        from importlib.metadata import PackageNotFoundError, requires
+        from importlib.metadata import requires
 
         reqs = requires("rouge-metric-hf") or []
     except Exception:  # PackageNotFoundError, or no metadata at all
         reqs = []
-    deps = [r.split(";")[0].strip() for r in reqs if "extra ==" not in r]
+    deps = []
+    for r in reqs:
+        req, _, marker = r.partition(";")
+        marker = marker.replace(" ", "").replace("'", '"')
+        line = r.strip() if "extra" not in marker else req.strip() if marker == 'extra=="evaluate"' else None
+        if line and line not in deps:
+            deps.append(line)
     return deps or list(FALLBACK_REQUIREMENTS)
 
 
