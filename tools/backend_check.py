@@ -172,7 +172,7 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", nargs=2, metavar="JSON", help="compare two --emit outputs")
     ap.add_argument("--without-numpy", action="store_true", help="numpy unimportable; no nltk-stemmed configurations")
     ap.add_argument("--corpora", action="store_true", help="add the first rows of the corpora beside the checkout")
-    ap.add_argument("--out", help="with --emit: write the JSON to this file instead of standard output")
+    ap.add_argument("--out", help="write the pure-Python backend's JSON (--emit: that backend's) to this file")
     args = ap.parse_args(argv)
     if args.compare:
         a, b = (json.load(open(p, encoding="utf-8")) for p in args.compare)
@@ -196,6 +196,9 @@ def main(argv=None) -> int:
             return 0
         native = scores("native", args.without_numpy, args.corpora)
         python = scores("python", args.without_numpy, args.corpora)
+        if args.out:  # the numbers, for comparing runs (--compare)
+            with open(args.out, "w", encoding="utf-8") as fh:
+                json.dump(python, fh)
         diff = differences(native, python)
     n = sum(len(v) for v in (a if args.compare else native).values())
     for line in diff:

@@ -11,7 +11,9 @@ test oracles (rouge-score, hypothesis, scipy; nltk at the version this interpret
 are comparable) and a regular, non-editable install of this checkout (the extension compiled for that
 interpreter). The tests in ``TESTS`` then run against the installed package (from a directory where
 the source tree is not importable), ``tools/backend_check.py --corpora`` checks that both backends give
-the same floats there, and its numbers must equal this interpreter's to the last bit. Run by ``.ci/run``.
+the same floats there, and its numbers must equal this interpreter's to the last bit. Two interpreters
+run at a time (``--jobs``), each logging to ``build/interpreters/<version>.log`` (shown when it fails).
+Run by ``.ci/run``.
 Exit status: 0 when every interpreter present passed, 1 otherwise; versions not present are listed.
 """
 
@@ -53,9 +55,11 @@ def find_interpreter(version: str):
     return shutil.which(f"python{version}")
 
 
-def run(cmd, **kw) -> None:
-    print("+", " ".join(str(c) for c in cmd), flush=True)
-    subprocess.run(cmd, check=True, **kw)
+def run(cmd, log, **kw) -> int:
+    """Run ``cmd`` with its output appended to ``log``; its exit status."""
+    log.write("+ " + " ".join(str(c) for c in cmd) + "\n")
+    log.flush()
+    return subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, **kw).returncode
 
 
 def oracle_requirements() -> list:
@@ -69,43 +73,50 @@ def oracle_requirements() -> list:
 
 
 def check(version: str, python: str, numbers_ref: Path, keep: bool) -> bool:
+    """Build, test and compare one interpreter; its output goes to build/interpreters/<version>.log."""
     env_dir = REPO / "build" / "interpreters" / version
     vpy = env_dir / "bin" / "python"
+    log_path = env_dir.parent / f"{version}.log"
     t0 = time.time()
-    if not vpy.exists():
-        run([python, "-m", "venv", str(env_dir)])
-    run([str(vpy), "-m", "pip", "install", "-q", "--disable-pip-version-check", *oracle_requirements()])
-    # A regular install (not editable): the extension is compiled for this interpreter and the tests
-    # import the installed package, never the source tree.
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "src"
-        shutil.copytree(REPO, src, ignore=shutil.ignore_patterns("build", ".git", "*.so", "__pycache__", ".venv",
-                                                                  "*.egg-info", ".hypothesis", ".pytest_cache"))
-        run([str(vpy), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
-             "--no-build-isolation", "--force-reinstall", str(src)])
     env = dict(os.environ, ROUGE_METRIC_REQUIRE_NATIVE="1", HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
     env.pop("PYTHONPATH", None)
-    where = subprocess.run([str(vpy), "-c", "import rouge_metric, rouge_metric.core as c; "
-                            "print(rouge_metric.__file__); assert c.native_available(), 'no native extension'"],
-                           cwd=tempfile.gettempdir(), env=env, capture_output=True, text=True)
-    if where.returncode != 0 or not where.stdout.strip().startswith(str(env_dir)):
-        print(f"check_interpreters: {version}: the installed package is not importable with its extension:\n"
-              f"{where.stdout}{where.stderr}", file=sys.stderr)
-        return False
-    tests = [str(REPO / t) for t in TESTS]
-    pytest = subprocess.run([str(env_dir / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", "--rootdir", str(REPO),
-                             "-c", str(REPO / "pyproject.toml"), *tests], cwd=tempfile.gettempdir(), env=env)
-    out = env_dir / "numbers.json"
-    check = str(REPO / "tools" / "backend_check.py")
-    agree = subprocess.run([str(vpy), check, "--require-native", "--corpora"], cwd=tempfile.gettempdir(), env=env)
-    emit = subprocess.run([str(vpy), check, "--emit", "python", "--corpora", "--out", str(out)],
-                          cwd=tempfile.gettempdir(), env=env)
-    same = subprocess.run([sys.executable, check, "--compare", str(numbers_ref), str(out)]) if emit.returncode == 0 else emit
-    ok = pytest.returncode == 0 and agree.returncode == 0 and same.returncode == 0
-    print(f"check_interpreters: Python {version} ({python}): tests {'passed' if pytest.returncode == 0 else 'FAILED'}, "
-          f"backends {'agree' if agree.returncode == 0 else 'DIFFER'}, numbers "
-          f"{'identical to this interpreter' if same.returncode == 0 else 'DIFFERENT'} "
-          f"({time.time() - t0:.0f} s)", flush=True)
+    where = tempfile.gettempdir()
+    with open(log_path, "w", encoding="utf-8") as log:
+        status = "set-up failed"
+        ok = (vpy.exists() or run([python, "-m", "venv", str(env_dir)], log) == 0) and \
+            run([str(vpy), "-m", "pip", "install", "-q", "--disable-pip-version-check", *oracle_requirements()], log) == 0
+        if ok:
+            # A regular install (not editable): the extension is compiled for this interpreter (a failed
+            # compile is an error: ROUGE_METRIC_REQUIRE_NATIVE) and the tests import the installed package.
+            with tempfile.TemporaryDirectory() as tmp:
+                src = Path(tmp) / "src"
+                shutil.copytree(REPO, src, ignore=shutil.ignore_patterns("build", ".git", "*.so", "__pycache__", ".venv",
+                                                                          "*.egg-info", ".hypothesis", ".pytest_cache"))
+                ok = run([str(vpy), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
+                          "--no-build-isolation", "--force-reinstall", str(src)], log, env=env) == 0
+        if ok:
+            probe = subprocess.run([str(vpy), "-c", "import rouge_metric, rouge_metric.core as c; "
+                                    "print(rouge_metric.__file__); assert c.native_available(), 'no native extension'"],
+                                   cwd=where, env=env, capture_output=True, text=True)
+            log.write(probe.stdout + probe.stderr)
+            ok = probe.returncode == 0 and probe.stdout.strip().startswith(str(env_dir))
+            status = "the installed package is not importable with its extension" if not ok else status
+        if ok:
+            tests = [str(REPO / t) for t in TESTS]
+            passed = run([str(env_dir / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", "--rootdir", str(REPO),
+                          "-c", str(REPO / "pyproject.toml"), *tests], log, cwd=where, env=env) == 0
+            out = env_dir / "numbers.json"
+            check_py = str(REPO / "tools" / "backend_check.py")
+            agree = run([str(vpy), check_py, "--require-native", "--corpora", "--out", str(out)], log, cwd=where,
+                        env=env) == 0
+            same = out.exists() and run([sys.executable, check_py, "--compare", str(numbers_ref), str(out)], log) == 0
+            ok = passed and agree and same
+            status = (f"tests {'passed' if passed else 'FAILED'}, backends {'agree' if agree else 'DIFFER'}, "
+                      f"numbers {'identical to this interpreter' if same else 'DIFFERENT'}")
+    print(f"check_interpreters: Python {version} ({python}): {status} ({time.time() - t0:.0f} s; log {log_path})",
+          flush=True)
+    if not ok:
+        sys.stdout.write(log_path.read_text(encoding="utf-8")[-6000:])
     if not keep:
         shutil.rmtree(env_dir, ignore_errors=True)
     return ok
@@ -116,6 +127,7 @@ def main() -> int:
     ap.add_argument("--python", action="append", metavar="X.Y", help="only these versions (repeatable)")
     ap.add_argument("--list", action="store_true", help="list the interpreters found and exit")
     ap.add_argument("--keep", action="store_true", help="keep build/interpreters/<version> (faster reruns)")
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="interpreters at a time (default 2)")
     args = ap.parse_args()
     os.environ["ROUGE_METRIC_REQUIRE_NATIVE"] = "1"  # a wheel build that cannot compile fails, never falls back
     me = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -128,10 +140,16 @@ def main() -> int:
     ref = REPO / "build" / "interpreters" / f"numbers-{me}.json"
     ref.parent.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
-    if subprocess.run([sys.executable, str(REPO / "tools" / "backend_check.py"), "--emit", "python", "--corpora",
-                       "--out", str(ref)], env=env).returncode != 0:
+    if subprocess.run([sys.executable, str(REPO / "tools" / "backend_check.py"), "--corpora", "--out", str(ref)],
+                      env=env).returncode != 0:
         return 1
-    results = {v: check(v, p, ref, args.keep) for v, p in found.items() if p}
+    # Two interpreters at a time (the tests run on one core each; the compiles overlap the other's tests).
+    from concurrent.futures import ThreadPoolExecutor
+
+    present = [(v, p) for v, p in found.items() if p]
+    with ThreadPoolExecutor(max_workers=max(1, min(args.jobs, len(present) or 1))) as pool:
+        done = {v: pool.submit(check, v, p, ref, args.keep) for v, p in present}
+        results = {v: f.result() for v, f in done.items()}
     print("check_interpreters: " + ", ".join(f"{v} {'ok' if ok else 'FAILED'}" for v, ok in results.items())
           + (f"; not present: {', '.join(v for v, p in found.items() if not p)}" if not all(found.values()) else ""))
     return 0 if all(results.values()) else 1
