@@ -453,12 +453,13 @@ def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DE
         r_toks, r_sents = _flat(rv)
         r_spans, r_ranges, r_sent_spans = _locate(rouge.pipeline, r, rv, r_toks, r_sents)
         located_all = located_all and r_spans is not None
-        stats = pair_stats(rouge.specs, rouge._kernels, pv, rv)
+        stats = rouge.pair_stats(pv, rv)
+        ref_scores = rouge.score_stats(stats)
         types: Dict[str, TypeExplanation] = {}
-        for spec, ts, st in zip(rouge.specs, rouge._type_scorers, stats):
+        for spec, st in zip(rouge.specs, stats):
             hit, pt, rt = st[0], st[1], st[2]
             base = dict(rouge_type=spec.name, kind=spec.kind, hit=hit, pred_total=pt, ref_total=rt,
-                        score=ts.score(hit, pt, rt))
+                        score=ref_scores[spec.name])
             if spec.kind == "ngram":
                 pc, rc = core_py.ngram_counts(p_toks, spec.n), core_py.ngram_counts(r_toks, spec.n)
                 order = [tuple(p_toks[i:i + spec.n]) if spec.n > 1 else p_toks[i]

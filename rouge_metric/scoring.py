@@ -284,12 +284,25 @@ class Rouge:
             per_ref.append(pair_stats(self.specs, self._kernels, pv, rv))
         return per_ref, self._length(pv), ref_len / len(references)
 
-    def _combine(self, per_ref: List[List[Stats]]) -> Dict[str, Score]:
-        mode = self.config.multi_ref
+    def pair_stats(self, prediction_view: Tuple[Any, Any], reference_view: Tuple[Any, Any]) -> List[Stats]:
+        """Sufficient statistics ``(hit, pred_total, ref_total, select)`` of every type, in the order of
+        ``rouge_types``, for one prediction and one reference, each a view from :meth:`process`."""
+        return pair_stats(self.specs, self._kernels, prediction_view, reference_view)
+
+    def score_stats(self, stats: Sequence[Stats]) -> Dict[str, Score]:
+        """``{type: Score}`` of one reference's statistics (as :meth:`pair_stats` returns them)."""
+        return {ts.spec.name: ts.score(s[0], s[1], s[2]) for ts, s in zip(self._type_scorers, stats)}
+
+    def combine(self, per_ref: Sequence[Sequence[Stats]], multi_ref: Optional[str] = None) -> Dict[str, Score]:
+        """``{type: Score}`` of one example from the statistics of each of its references, combined with
+        ``multi_ref`` (default: the configured mode)."""
+        mode = self.config.multi_ref if multi_ref is None else multi_ref
         return {
             ts.spec.name: ts.combine([s[k] for s in per_ref], mode)
             for k, ts in enumerate(self._type_scorers)
         }
+
+    _combine = combine
 
     def score(self, *, prediction: str, references: References) -> Dict[str, Score]:
         """Scores of one example: ``{type: Score}`` in the order of ``rouge_types``."""
@@ -480,7 +493,7 @@ class RougeScorer:
         check_prediction(target, 0, "target")
         check_prediction(prediction, 0, "prediction")
         per_ref, _, _ = self._rouge.example_stats(prediction, [target])
-        return self._rouge._combine(per_ref)
+        return self._rouge.combine(per_ref)
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
         fast = self._rouge._fast
@@ -495,7 +508,4 @@ class RougeScorer:
         refs = normalize_references(list(targets) if not isinstance(targets, str) else targets, 0, "targets")
         r = self._rouge
         per_ref, _, _ = r.example_stats(prediction, refs)
-        return {
-            ts.spec.name: ts.combine([s[k] for s in per_ref], "max")
-            for k, ts in enumerate(r._type_scorers)
-        }
+        return r.combine(per_ref, "max")
