@@ -580,6 +580,7 @@ def test_dataset_length_of_dataloaders():
 
 
 # ---------------------------------------------------------------------------------------- example
+@pytest.mark.integration
 def test_example_tiny_run_writes_history(tmp_path):
     env = dict(os.environ, OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
     proc = subprocess.run([sys.executable, str(REPO / "examples" / "train_summarization.py"), "--tiny",

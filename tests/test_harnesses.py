@@ -285,6 +285,7 @@ def test_mlflow_matches_mlflow(rouge_type, monkeypatch):
 
 
 # ------------------------------------------------------------------------------------------ torchmetrics
+@pytest.mark.integration
 @pytest.mark.parametrize("accumulate", ["best", "avg"])
 @pytest.mark.parametrize("use_stemmer", [False, True])
 def test_torchmetrics_matches_rougescore(accumulate, use_stemmer):

@@ -21,6 +21,9 @@ import pytest
 
 from rouge_metric import core
 
+# Every test starts Python processes (one of them pip): the integration tier.
+pytestmark = pytest.mark.integration
+
 REPO = Path(__file__).resolve().parents[1]
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
 PREDS = ["the cats sat on the mat\nwith hats", "a dog ran quickly", ""]
@@ -122,7 +125,6 @@ def venv_seeing_this_environment(venv: Path) -> str:
     return str(python)
 
 
-@pytest.mark.integration
 @needs_native
 def test_pip_install_without_a_compiler(tmp_path):
     """``CC=/bin/false CXX=/bin/false pip install .``: succeeds, says why, installs the pure-Python package."""

@@ -207,6 +207,7 @@ def test_pickling():
 
 
 # -------------------------------------------------------------------------------------- corpora
+@pytest.mark.integration
 @pytest.mark.parametrize("name", STRESS_CORPORA)
 def test_corpora(name):
     if not corpus_available(name):
@@ -352,6 +353,7 @@ def run_py(args, cwd, **kw):
     return proc
 
 
+@pytest.mark.integration
 def test_switch_runs_an_unmodified_script(tmp_path):
     script = tmp_path / "prog.py"
     script.write_text(SCRIPT)
@@ -367,6 +369,7 @@ def test_switch_runs_an_unmodified_script(tmp_path):
     assert d == r
 
 
+@pytest.mark.integration
 def test_switch_dash_m_module(tmp_path):
     pkg = tmp_path / "mypkg"
     pkg.mkdir()
@@ -421,6 +424,7 @@ def test_switch_command_line_usage(tmp_path):
     assert proc.returncode == 2 and "no such file" in proc.stderr
 
 
+@pytest.mark.integration
 def test_a_scorer_pickled_by_rouge_score_loads_under_the_switch(tmp_path):
     """A RougeScorer pickled by the real rouge-score (its DefaultTokenizer holds an nltk stemmer) loads
     as the drop-in's under the switch and gives the same scores."""

@@ -167,6 +167,7 @@ def test_card_header_is_a_space_config():
         assert topic in text
 
 
+@pytest.mark.integration
 def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
     out, _ = exported
     preds = _lines("predictions.txt")
@@ -341,6 +342,7 @@ def _installed_copy(root, edit=None):
     return root
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(not __import__("rouge_metric").core.native_available(), reason="the native core is not built")
 def test_exported_metric_uses_the_installed_native_core_only_when_it_is_the_same_code(exported, tmp_path):
     """evaluate.load of the exported folder in a fresh interpreter (no site processing, the package only
@@ -390,6 +392,7 @@ def test_exported_metric_uses_the_installed_native_core_only_when_it_is_the_same
     assert "native backend was requested" in forced["raised"] and "scoring.py differ" in forced["raised"]
 
 
+@pytest.mark.integration
 def test_app_without_gradio_says_how_to_preview(exported, tmp_path):
     """`python app.py` where gradio is missing: one line naming the card's gradio version to install."""
     out, _ = exported
