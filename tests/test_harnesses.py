@@ -252,6 +252,7 @@ def test_helm_matches_recreation(metric):
 
 
 # ------------------------------------------------------------------------------ HF evaluate and MLflow
+@pytest.mark.integration
 @pytest.mark.parametrize("seed", [0, 7, 2024])
 @pytest.mark.parametrize("multi", [False, True])
 def test_evaluate_rouge_matches_recreation(seed, multi):

@@ -271,6 +271,7 @@ def score_rows(draw):
 @given(types=st.lists(score_rows(), min_size=1, max_size=3), n_samples=st.integers(1, 300),
        ci=st.one_of(st.sampled_from([0.0, 0.5, 0.9, 0.95, 0.99, 1.0]), st.floats(0, 1)),
        seed=st.integers(0, 2**32 - 1))
+@pytest.mark.integration
 def test_bootstrap_matches_rouge_score(types, n_samples, ci, seed):
     ours, real = scoring.BootstrapAggregator(ci, n_samples), rs_scoring.BootstrapAggregator(ci, n_samples)
     n = min(len(rows) for rows in types)
