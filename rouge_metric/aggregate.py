@@ -162,6 +162,23 @@ class CorpusAccumulator:
                 acc.values[t].extend(values[t])  # type: ignore[index]
         return acc
 
+    def add_batch(self, batch: Any) -> None:
+        """Add a :class:`~rouge_metric.backends.ScoreBatch`: its exact partial sums when it has them
+        (the native scorer's; the same correctly rounded means as adding its examples one by one),
+        otherwise its examples one by one. Values are kept when this accumulator keeps them."""
+        if tuple(batch.rouge_types) != self.rouge_types:
+            raise ValueError(f"cannot merge scores of types {tuple(batch.rouge_types)} into {self.rouge_types}")
+        if batch.partials is None:
+            for scores, pl, rl in batch.examples():
+                self.add(scores, pl, rl)
+            return
+        per_type = None
+        if self.values is not None:
+            if batch.values is None:
+                raise ValueError("add_batch: this accumulator keeps values; score the batch with values=True")
+            per_type = {t: batch.type_values(k) for k, t in enumerate(self.rouge_types)}
+        self.merge(CorpusAccumulator.from_partials(self.rouge_types, batch.n, batch.partials, per_type))
+
     def merge(self, other: "CorpusAccumulator") -> None:
         if other.rouge_types != self.rouge_types:
             raise ValueError(f"cannot merge accumulators of types {other.rouge_types} into {self.rouge_types}")

@@ -39,7 +39,8 @@ from .config import RougeConfig, TypeSpec, parse_rouge_type
 from .multilingual import load_stopwords, read_setting_file, short_digest, stopwords_digest
 from .perl_porter import stem as perl_stem
 from .result import AggregateScore, CorpusResult, Score
-from .scoring import _TypeScorer, make_fmeasure, normalize_references, pair_stats, validate_batch
+from .inputs import normalize_references, validate_batch
+from .measures import TypeScorer, make_fmeasure, pair_stats
 from .text import perl_tokens
 
 # ------------------------------------------------------------------------------ text pipeline
@@ -371,7 +372,7 @@ class Rouge155:
         self._kernels = core.kernels(self.backend)
         self.specs = self.config.type_specs
         self._f = make_fmeasure(alpha=self.config.alpha)
-        self._type_scorers = [_TypeScorer(s, self._f) for s in self.specs]
+        self._type_scorers = [TypeScorer(s, self._f) for s in self.specs]
         self._needs_units = any(s.uses_sentences for s in self.specs)
 
     @classmethod

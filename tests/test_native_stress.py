@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rouge_metric import Rouge, RougeScorer, core, scoring
+from rouge_metric import Rouge, RougeScorer, backends, core, scoring
 from corpora import STRESS_CORPORA, corpus_available, generated_corpus, load_corpus
 from strategies import WORDS, texts
 
@@ -188,7 +188,7 @@ def test_one_rouge_and_one_scorer_shared_by_eight_python_threads():
             assert_same(got, exp[lo:hi], f"thread {tid} batch")
             for i in range(lo, min(hi, lo + 20)):
                 assert shared.score(prediction=preds[i], references=refs[i]) == exp[i]
-                want = exp_single._combine(exp_single.example_stats(preds[i], refs[i])[0])
+                want = exp_single.combine(exp_single.example_stats(preds[i], refs[i])[0])
                 got1 = scorer.score_multi(refs[i], preds[i])
                 assert got1 == {k: want[k] for k in got1}
 
@@ -229,7 +229,7 @@ def test_work_block_boundaries(threads):
 
 
 def test_chunk_boundaries_and_error_index(monkeypatch):
-    monkeypatch.setattr(scoring, "NATIVE_CHUNK", 50)
+    monkeypatch.setattr(backends, "NATIVE_CHUNK", 50)
     preds, refs = generated_corpus(260, seed=9, vocab=3000, max_words=40)
     for n in (49, 50, 51, 100, 101, 260):
         cold()
@@ -324,7 +324,7 @@ def test_id_batches_on_threads_equal_python(mode):
     exp = python_scores(preds, refs, **cfg)
     for threads in (1, 2, 3, 8):
         r = Rouge(backend="native", num_threads=threads, **cfg)
-        assert r._native_batch is not None
+        assert r.native_pipeline
         for rep in range(2):  # the second call reuses the pooled thread states
             assert_same(r.score_examples(predictions=preds, references=refs), exp, f"threads={threads} rep={rep}")
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from rouge_metric import Rouge, core, core_py
 from rouge_metric.config import parse_rouge_type
-from rouge_metric.scoring import _TypeScorer, make_fmeasure
+from rouge_metric.measures import TypeScorer, make_fmeasure
 from strategies import WORDS
 
 needs_native = pytest.mark.skipif(not core.native_available(), reason="native extension not built")
@@ -37,7 +37,7 @@ HYP = settings(max_examples=200, deadline=None, suppress_health_check=[HealthChe
 # ----------------------------------------------------------------------------------- pooled sums
 def test_pool_adds_left_to_right():
     spec = parse_rouge_type("rougeW", 1.2)
-    ts = _TypeScorer(spec, make_fmeasure())
+    ts = TypeScorer(spec, make_fmeasure())
     stats = [(0.1, 0.7, 1.0, 0.0), (0.2, 0.1, 2.0, 0.0), (0.3, 0.2, 3.0, 0.0)]
     cols = [[s[i] for s in stats] for i in range(3)]
     left = [functools.reduce(operator.add, c) for c in cols]
@@ -52,7 +52,7 @@ def test_pool_does_not_depend_on_the_interpreters_sum(monkeypatch):
     import builtins
 
     spec = parse_rouge_type("rougeW", 1.2)
-    ts = _TypeScorer(spec, make_fmeasure())
+    ts = TypeScorer(spec, make_fmeasure())
     stats = [(0.1, 0.7, 1.0, 0.0), (0.2, 0.1, 2.0, 0.0), (0.3, 0.2, 3.0, 0.0)]
     want = ts.combine(stats, "pool")
     real_sum = builtins.sum
@@ -152,7 +152,7 @@ def test_no_libm_pow_in_the_rougeW_path():
     import rouge_metric.rouge155 as r155
     import rouge_metric.scoring as sc
 
-    for fn in (core_py.wlcs_overlap, core_py.wlcs_hits, core_py._wlcs_mark, sc._TypeScorer.score,
+    for fn in (core_py.wlcs_overlap, core_py.wlcs_hits, core_py._wlcs_mark, TypeScorer.score,
                r155._perl_lcs_stats):
         body = inspect.getsource(fn).split('"""')[-1]
         assert "**" not in body, fn.__name__
