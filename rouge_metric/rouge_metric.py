@@ -17,10 +17,13 @@ except ImportError as _exc:  # the core install has neither: they are the [evalu
 from ._record import Record
 from ._version import __version__
 from .aggregate import CorpusAccumulator
+from .backends import make_backend
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig
 from .core import active_backend
 from .core_py import lcs_length
 from .ids import IdPipeline
+from .inputs import check_prediction
+from .measures import TypeScorer
 from .multilingual import unicode_tokenize
 from .perl_porter import PerlPorterStemmer
 from .result import STATS, output_key
@@ -113,7 +116,7 @@ def _interval_level(confidence_interval, confidence_level, use_aggregator, boots
     setting would be dropped. ``confidence_interval`` is True/False or, as rouge-score's
     ``BootstrapAggregator(confidence_interval=0.95)`` spells it, the level itself (a number in (0, 1))."""
     if isinstance(confidence_interval, bool):
-        default = RougeConfig._defaults()["confidence_level"]
+        default = RougeConfig.defaults()["confidence_level"]
         level = (default if confidence_level is None else confidence_level) if confidence_interval else None
     elif isinstance(confidence_interval, (int, float)) and 0.0 < confidence_interval < 1.0:
         if confidence_level is not None and confidence_level != confidence_interval:
@@ -234,7 +237,7 @@ class RougeMetric(evaluate.Metric):
                              "give one of them")
         level = _interval_level(confidence_interval, confidence_level, use_aggregator,
                                 {"n_resamples": n_resamples, "seed": seed})
-        defaults = RougeConfig._defaults()
+        defaults = RougeConfig.defaults()
         config = RougeConfig(
             rouge_types=rouge_types if rouge_types is not None else DEFAULT_ROUGE_TYPES,
             use_stemmer=use_stemmer,
