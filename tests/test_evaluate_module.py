@@ -183,7 +183,7 @@ def test_beyond_english_options_reach_the_core(module):
     assert out == res.to_dict() and out["rouge1"] > 0
 
 
-# ----------------------------------------------------------------------- newcomer edges (issue 16)
+# ---------------------------------------------------------------------------------- newcomer edges
 @pytest.mark.parametrize("method,kwargs,match", [
     ("add", dict(prediction="a b", references="a b"),
      r"add: unexpected keyword argument\(s\) 'references'; add\(\) takes prediction= and reference= "
@@ -230,7 +230,7 @@ def test_fast_write_stores_what_evaluates_own_add_batch_stores(module, monkeypat
                                       return_precision_recall=True)
 
     fast = run()
-    monkeypatch.setattr(type(module), "_init_writer", None)  # not the API it was written for
+    monkeypatch.setattr(type(module), "_init_writer", None)  # an evaluate without the writer API it expects
     assert module._write_validated({"predictions": ["a"], "references": [["a"]]}) is False
     monkeypatch.undo()
     monkeypatch.setattr(type(module), "_write_validated", lambda self, batch: False)

@@ -2,7 +2,7 @@
 the interpreter version, the CPU or the C library are done in one defined way on both backends.
 
 - Multi-reference pooling adds statistics left to right (the built-in ``sum`` compensates its float
-  additions since CPython 3.12).
+  additions on CPython 3.12 and later).
 - ROUGE-W's powers use :func:`rouge_metric.core_py.wpow` (+ - * / only), not the C library's ``pow``,
   whose last bit depends on the CPU (glibc picks an FMA or a non-FMA implementation at run time).
 - Rouge types with huge orders or skip distances, and lone surrogates in stemmed tokens, give the
@@ -47,7 +47,7 @@ def test_pool_adds_left_to_right():
 
 
 def test_pool_does_not_depend_on_the_interpreters_sum(monkeypatch):
-    """The pooled statistics do not come from the built-in ``sum`` (compensated since CPython 3.12):
+    """The pooled statistics do not come from the built-in ``sum`` (compensated on CPython 3.12+):
     with ``sum`` replaced by a compensated one on any interpreter, the pooled score is unchanged."""
     import builtins
 
@@ -186,7 +186,7 @@ def test_ngram_order_beyond_the_text_costs_nothing():
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 1 << 20, peak  # the earlier helper built n slices: 1.35 GB for n = 10**7
+    assert peak < 1 << 20, peak  # no n slices of the text: those would take 1.35 GB for n = 10**7
 
 
 # -------------------------------------------------------------------------------- surrogates
