@@ -26,7 +26,7 @@ from . import core
 from .config import RougeConfig
 from .ids import IdPipeline, validate_id_batch
 from .inputs import check_one_ids, check_one_text, validate_batch
-from .measures import Stats, TypeScorer, View, make_fmeasure, pair_stats
+from .measures import ROUNDINGS, Stats, View, make_fmeasure, pair_stats
 from .result import Score
 from .text import TextPipeline
 
@@ -136,21 +136,26 @@ class Backend(Protocol):
 class PipelineBackend:
     """The Python pipeline on a kernel module (``core_py``, or the native kernels of the same names)."""
 
-    def __init__(self, config: RougeConfig, name: str, kernels: Any) -> None:
+    def __init__(self, config: RougeConfig, name: str, kernels: Any, pipeline: Any = None,
+                 rounding: Optional[str] = None) -> None:
         self.name = name
         self.kernels = kernels
         self.config = config
         self.rouge_types = config.rouge_types
         self.specs = config.type_specs
         if config.uses_ids:
-            self.pipeline: Any = IdPipeline(config)
+            self.pipeline: Any = IdPipeline(config) if pipeline is None else pipeline
             self.check_one, self.check_batch = check_one_ids, validate_id_batch
         else:
-            self.pipeline = TextPipeline(config)
+            self.pipeline = TextPipeline(config) if pipeline is None else pipeline
             self.check_one, self.check_batch = check_one_text, validate_batch
         self.process = self.pipeline.process
+        #: a pipeline's own pair statistics (the ROUGE-1.5.5 pipeline's), called with the example and
+        #: reference indices for its error messages; None: the core's
+        self.own_stats = getattr(self.pipeline, "pair_stats", None)
         f = make_fmeasure(config.beta, config.alpha)
-        self.type_scorers = [TypeScorer(s, f) for s in self.specs]
+        scorer = ROUNDINGS[rounding]
+        self.type_scorers = [scorer(s, f) for s in self.specs]
         self.score_quick: Callable[[Any, Any], Optional[Scores]] = self.score
         self.native_pipeline = False
 
@@ -160,17 +165,23 @@ class PipelineBackend:
         return len(toks) if toks is not None else sum(map(len, sents))
 
     def pair_stats(self, prediction_view: View, reference_view: View) -> List[Stats]:
+        if self.own_stats is not None:
+            return self.own_stats(self.specs, self.kernels, prediction_view, reference_view)
         return pair_stats(self.specs, self.kernels, prediction_view, reference_view)
 
-    def example_stats(self, prediction: Any, references: List[Any]) -> Tuple[List[List[Stats]], int, float]:
-        process, specs, kernels = self.process, self.specs, self.kernels
+    def example_stats(self, prediction: Any, references: List[Any], index: int = 0
+                      ) -> Tuple[List[List[Stats]], int, float]:
+        process, specs, kernels, own = self.process, self.specs, self.kernels, self.own_stats
         pv = process(prediction)
         per_ref = []
         ref_len = 0
-        for r in references:
+        for j, r in enumerate(references):
             rv = process(r)
             ref_len += self._length(rv)
-            per_ref.append(pair_stats(specs, kernels, pv, rv))
+            if own is None:
+                per_ref.append(pair_stats(specs, kernels, pv, rv))
+            else:
+                per_ref.append(own(specs, kernels, pv, rv, index, j))
         return per_ref, self._length(pv), ref_len / len(references)
 
     def combine(self, per_ref: Sequence[Sequence[Stats]], mode: str) -> Scores:
@@ -194,7 +205,7 @@ class PipelineBackend:
             lens = array("d")
             for i in range(start, stop):
                 try:
-                    per_ref, pl, rl = self.example_stats(preds[i], refs[i])
+                    per_ref, pl, rl = self.example_stats(preds[i], refs[i], i)
                 except OverflowError as exc:  # rougeW with a weight too large for this input
                     raise OverflowError(f"example {i}: {exc}") from None
                 out.append(self.combine(per_ref, mode))
@@ -255,10 +266,19 @@ class NativeBackend(PipelineBackend):
             start = stop
 
 
-def make_backend(config: RougeConfig, name: Optional[str] = None) -> Backend:
+def make_backend(config: RougeConfig, name: Optional[str] = None, pipeline: Any = None,
+                 rounding: Optional[str] = None) -> Backend:
     """The backend for ``config``: ``name`` is ``auto``/``python``/``native`` (default: the
-    ``ROUGE_METRIC_BACKEND`` environment variable, then ``auto``)."""
+    ``ROUGE_METRIC_BACKEND`` environment variable, then ``auto``). A ``pipeline`` of the caller's (the
+    ROUGE-1.5.5 one) or a per-example ``rounding`` runs the Python pipeline on the backend's kernels."""
+    if rounding not in ROUNDINGS:
+        raise ValueError(f"rounding: invalid value {rounding!r}; allowed: None, 'perl'")
+    if rounding is not None and config.multi_ref not in ("pool", "best_recall"):
+        raise ValueError(f"rounding={rounding!r} rounds each example's score as ROUGE-1.5.5 prints it; it goes with "
+                         f"multi_ref 'pool' or 'best_recall' (the script's -f A / -f B), not {config.multi_ref!r}")
     resolved = core.get_backend(name)
+    if pipeline is not None or rounding is not None:
+        return PipelineBackend(config, resolved, core.kernels(resolved), pipeline, rounding)
     if resolved == "native":
         scorer = core.native_scorer(config)
         if scorer is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .aggregate import round5
 from .config import TypeSpec
 from .core_py import wpow
 from .result import Score
@@ -26,11 +27,6 @@ Stats = Tuple[float, float, float, float]
 View = Tuple[Any, Any]
 
 MULTI_REF_MODES = ("max", "mean", "pool", "best_recall")
-
-
-def round5(x: float) -> float:
-    """ROUGE-1.5.5's ``sprintf("%7.5f")``."""
-    return float("%.5f" % x)
 
 
 def make_fmeasure(beta: float = 1.0, alpha: Optional[float] = None) -> Callable[[float, float], float]:
@@ -107,6 +103,20 @@ class TypeScorer:
             if s[3] > best_key:
                 best_s, best_key = s, s[3]
         return self.score(best_s[0], best_s[1], best_s[2])
+
+
+class PerlRoundedTypeScorer(TypeScorer):
+    """ROUGE-1.5.5's printed per-case scores: P and R rounded to 5 decimals (``%7.5f``), F computed from
+    the rounded P and R, then rounded."""
+
+    def score(self, hit: float, pred_total: float, ref_total: float) -> Score:
+        sc = TypeScorer.score(self, hit, pred_total, ref_total)
+        p, r = round5(sc.precision), round5(sc.recall)
+        return Score(p, r, round5(self.f(p, r)))
+
+
+#: Per-example rounding -> the type scorer that applies it (``Rouge(..., rounding=...)``).
+ROUNDINGS = {None: TypeScorer, "perl": PerlRoundedTypeScorer}
 
 
 # ------------------------------------------------------------------------- the measures' registry

@@ -26,6 +26,7 @@ from .inputs import check_prediction
 from .measures import TypeScorer
 from .multilingual import unicode_tokenize
 from .perl_porter import PerlPorterStemmer
+from .perl_text import PerlPipeline
 from .result import STATS, output_key
 from .rouge155 import perl_tokens
 from .scoring import Rouge, validate_batch

@@ -38,7 +38,8 @@ class Rouge:
 
     def __init__(self, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
                  config: Optional[RougeConfig] = None, backend: Optional[str] = None,
-                 num_threads: Optional[int] = None, **options: Any) -> None:
+                 num_threads: Optional[int] = None, pipeline: Any = None, rounding: Optional[str] = None,
+                 **options: Any) -> None:
         if config is None:
             config = RougeConfig(rouge_types=as_type_names(rouge_types), **options)
         elif options:
@@ -49,17 +50,19 @@ class Rouge:
             raise ValueError(f"num_threads: expected an integer >= 1 or None (all cores), got {num_threads!r}")
         self.config = config
         self.num_threads = num_threads
-        self._backend: Backend = make_backend(config, backend)
+        self._pipeline_arg, self._rounding = pipeline, rounding
+        self._backend: Backend = make_backend(config, backend, pipeline, rounding)
         self.backend: str = self._backend.name
         self._quick = self._backend.score_quick
         self.specs = config.type_specs
 
     def __getstate__(self) -> Dict[str, Any]:
-        return {"config": self.config, "backend": self.backend, "num_threads": self.num_threads}
+        return {"config": self.config, "backend": self.backend, "num_threads": self.num_threads,
+                "pipeline": self._pipeline_arg, "rounding": self._rounding}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        self.__init__(config=state["config"], backend=state["backend"],  # type: ignore[misc]
-                      num_threads=state["num_threads"])
+        Rouge.__init__(self, config=state["config"], backend=state["backend"], num_threads=state["num_threads"],
+                       pipeline=state.get("pipeline"), rounding=state.get("rounding"))
 
     def __repr__(self) -> str:
         return f"Rouge({self.signature()!r})"
