@@ -211,7 +211,7 @@ class RougeReward:
                 if acc is not None:
                     rouge._merge_native(acc, batch)
                 flat = array("d")
-                flat.frombytes(batch[1])  # example-major, then type, then (P, R, F)
+                flat.frombytes(batch.values)  # example-major, then type, then (P, R, F)
                 if n_types == 1:
                     out.extend(flat[stat::3])
                 else:

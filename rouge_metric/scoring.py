@@ -316,7 +316,7 @@ class Rouge:
             except OverflowError:  # rougeW's weight: the Python path raises it with its own message
                 out = None
             if out is not None:
-                return out[4][0]
+                return out.scores[0]
         prediction, refs = self._check_one(prediction, references)
         per_ref, _, _ = self.example_stats(prediction, refs)
         return self._combine(per_ref)
@@ -330,8 +330,8 @@ class Rouge:
 
             for out in self._native_batches(predictions, references, want_values=False, want_dicts=True):
                 lens = array("d")
-                lens.frombytes(out[2])
-                for i, scores in enumerate(out[4]):
+                lens.frombytes(out.lengths)
+                for i, scores in enumerate(out.scores):
                     yield scores, lens[2 * i], lens[2 * i + 1]
             return
         preds, refs = self._check_batch(predictions, references)
@@ -345,7 +345,7 @@ class Rouge:
     def _native_batches(self, predictions: Any, references: Any, want_values: bool, want_dicts: bool
                         ) -> Iterator[Tuple[Any, ...]]:
         """The native batch scorer over chunks of :data:`NATIVE_CHUNK` examples, on ``num_threads``
-        threads without the GIL. Yields ``(n, values, lens, partials, dicts)`` (see ``_native.Scorer.batch``
+        threads without the GIL. Yields each chunk's ``_native.Batch`` (see ``_native.Scorer.batch``
         and ``batch_ids``). Input that is not plain lists of str (of lists of int for token ids) goes
         through :func:`validate_batch` (:func:`~rouge_metric.ids.validate_id_batch`) first (its errors
         name the index in the whole input).
@@ -372,7 +372,7 @@ class Rouge:
         """Merge one native batch result into ``acc``: the exact partial sums of every column
         (Shewchuk partials, so the corpus mean is the same correctly rounded float as adding the
         examples one by one) and, when ``acc`` keeps values, the (P, R, F) of every example."""
-        n, values, _, parts, _ = out
+        n, values, parts = out.n, out.values, out.partials
         if acc.rouge_types != self.rouge_types:
             raise ValueError(f"cannot merge scores of types {self.rouge_types} into {acc.rouge_types}")
         per_type = None
@@ -402,7 +402,7 @@ class Rouge:
                                             want_dicts=per_example is not None):
                 self._merge_native(acc, out)
                 if per_example is not None:
-                    per_example.extend(out[4])
+                    per_example.extend(out.scores)
             return
         for scores, pl, rl in self.iter_scores(predictions, references):
             acc.add(scores, pl, rl)
@@ -498,7 +498,7 @@ class RougeScorer:
     def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
         fast = self._rouge._fast
         if fast is not None and type(targets) in (list, tuple) and targets:
-            out = fast.score(prediction, targets, 0)  # mode 0: max F, first on ties
+            out = fast.score(prediction, targets, core.kernels("native").Mode.max)  # max F, first on ties
             if out is not None:
                 return out
         check_prediction(prediction, 0, "prediction")
