@@ -2,7 +2,7 @@
 // it (Scorer::batch). The host's lock is the GIL in the module (host.hpp); Python objects are read and
 // made in the binding layer (py_text.hpp, py_scorer.hpp); this file sees texts and numbers.
 //
-// Ownership during a batch (the multi-threaded heap corruption of 938593f broke the sizing rule):
+// Ownership during a batch (docs/native.md, "Who owns what in a batch"):
 // - Shared and read-only while worker threads run: the Vocab (see vocab.hpp), this Scorer's specs and
 //   type scorers, the input texts (kept alive by the caller: py_text.hpp's Pins), ref_off.
 // - Shared and written: `next` (the atomic work counter), the Interrupt and the FirstError (its own
@@ -11,12 +11,12 @@
 //   TokBuf, Docs, Misses (with the provisional ids it gave: they never leave the thread; it sizes its
 //   own workspace for them before it scores), deferred examples, column sums and Poll.
 // - Between the parallel phases only the calling thread runs, holding vocab.mu (and the host's lock,
-//   let go of while it interns when no token needs the external stemmer). It first adds the misses of every thread
-//   (stemmed by their threads in phase 1, see vocab.hpp) into the Vocab and only then sizes every
-//   thread's workspace to the grown vocabulary (prepare_phase), so no thread meets an id past its
-//   arrays. (938593f sized each thread's workspace right after resolving that thread's misses: a
-//   thread resolved early kept arrays too small for the ids that later threads added, and phase 3
-//   wrote past them.)
+//   let go of while it interns when no token needs the external stemmer). It first adds the misses of
+//   every thread (stemmed by their threads in phase 1, see vocab.hpp) into the Vocab and only then
+//   sizes every thread's workspace to the grown vocabulary (prepare_phase), so no thread meets an id
+//   past its arrays. (Sizing a thread's workspace right after resolving that thread's misses would
+//   leave a thread resolved early with arrays too small for the ids that later threads add, and
+//   phase 3 would write past them.)
 // - A deferred example's docs (only examples with a word for the Python stemmer) are saved by the
 //   thread that tokenized it (its `store`, its unknown tokens as indices into its `misses`); in phase 3
 //   any thread may finish and score it with the final ids, reading that thread's store and misses,
@@ -24,6 +24,8 @@
 //   caller in phase 2) and are cleared after phase 3.
 // - A call that ends early (Ctrl-C, an error) discards its thread states instead of pooling them: a
 //   kernel stopped by an exception may not have restored the zeroed arrays of its workspace.
+// One file over 400 lines: the Scorer is one struct (its thread states, the phases and what they
+// share), and splitting it would spread the ownership rules above over several files.
 // The id batch (ids.hpp, score_id_batch) runs on the same Scorer::Run (leased states, block loop,
 // first error, exact column sums) and score_example, but never touches the Vocab: its ids are interned
 // by the calling thread before any worker starts.

@@ -10,6 +10,9 @@
 // and ids, and make its results Python objects. The files, and who owns what when threads run, are
 // listed in common.hpp; docs/native.md explains them.
 //
+// One file over 400 lines: it is the module's one PYBIND11_MODULE definition (every name the module
+// exports, in one place) and the small helpers only it uses.
+//
 // Floating point: compiled with -ffp-contract=off and without -ffast-math; every expression is
 // written in the order of the Python code it mirrors, so the doubles are bit-identical.
 //
