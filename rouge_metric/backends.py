@@ -239,7 +239,7 @@ class NativeBackend(PipelineBackend):
             out = self._batch([prediction], [references], 1, False, True)
         except OverflowError:  # rougeW's weight: the Python path raises it with its own message
             return None
-        return None if out is None else _fields(out).scores[0]
+        return None if out is None else out.scores[0]
 
     def batches(self, predictions: Any, references: Any, *, num_threads: int, values: bool,
                 scores: bool) -> Iterator[ScoreBatch]:
@@ -260,7 +260,6 @@ class NativeBackend(PipelineBackend):
                 predictions, references = validate(predictions, references)
                 validated = True
                 continue
-            out = _fields(out)
             yield ScoreBatch(types, start, out.n, out.scores, memoryview(out.lengths).cast("d"),
                              memoryview(out.values).cast("d") if values else None, out.partials)
             start = stop
@@ -289,12 +288,3 @@ def make_backend(config: RougeConfig, name: Optional[str] = None, pipeline: Any 
                 return NativeBackend(config, None, partial(ids.batch_ids, ignore_ids=config.ignore_ids,
                                                            sentence_ids=config.sentence_ids))
     return PipelineBackend(config, resolved, core.kernels(resolved))
-
-
-class _Tmp:
-    def __init__(self, t):
-        self.n, self.values, self.lengths, self.partials, self.scores = t
-
-
-def _fields(out):  # TEMPORARY until the extension returns _native.Batch
-    return _Tmp(out) if isinstance(out, tuple) else out

@@ -597,7 +597,7 @@ def _raw_scorer(stem, types=("rouge1", "rougeL", "rougeLsum")):
     from rouge_metric.result import Score
 
     cfg = RougeConfig(rouge_types=list(types))
-    vocab = native.Vocab(core.NATIVE_TOKENIZERS["default"], stem, 3, False, False)
+    vocab = native.Vocab(native.Tokenizer.default, stem, 3, False, False)
     return vocab, native.Scorer(vocab, *core._scorer_args(cfg), Score)
 
 
