@@ -245,7 +245,7 @@ class RougeScorer:
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
         if self._rouge.native_pipeline and type(targets) in (list, tuple) and targets:
-            out = self._rouge._quick(prediction, targets, 0)  # mode 0: max F, first on ties
+            out = self._rouge._quick(prediction, targets, self._rouge.kernels.Mode.max)  # max F, first on ties
             if out is not None:
                 return out
         check_prediction(prediction, 0, "prediction")
