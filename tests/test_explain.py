@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from rouge_metric import Rouge, cli, core
-from rouge_metric.explain import _combined_checks, cross_check, explain
+from rouge_metric.explain import combined_checks, cross_check, explain
 from rouge_metric import Score
 
 WORDS = ["the", "cat", "cats", "sat", "on", "mat", "a", "dog", "running", "runs", "ran", "big", "Big", "x"]
@@ -171,7 +171,7 @@ def test_cross_checks_catch_wrong_explanations():
     assert failed(_tampered(ex, "rougeLsum", sentences=bad_s)) == ["union-LCS: every LCS a common subsequence, hits add up"]
     # a wrong combined score is caught too, and the report says so
     bad = dataclasses.replace(ex, combined={**ex.combined, "rouge1": Score(1.0, 1.0, 1.0)},
-                              combined_checks=_combined_checks({"rouge1": Score(1.0, 1.0, 1.0)}, ex.references,
+                              combined_checks=combined_checks({"rouge1": Score(1.0, 1.0, 1.0)}, ex.references,
                                                                "max", 0.5, {"rouge1": 1.0}))
     assert not bad.cross_checked and "NOT cross-checked: combined: rouge1" in bad.format()
     assert "✗ not cross-checked" in bad.to_html() and 'data-cross-checked="false"' in bad.to_html()
