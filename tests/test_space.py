@@ -352,9 +352,14 @@ def test_app_builds_with_the_real_gradio(exported, monkeypatch):
         assert all(f'data-type="{t}"' in page for t in types_) and scores["cross_checked"] is True
     with pytest.raises(gr.Error, match="rouge_types: choose at least one rouge type"):
         app.app_fn("a", "a", [], "default", False, "max")
+    # the page shows user text as text
+    page, _, _ = app.app_fn('<script>alert(1)</script> "><img src=x onerror=alert(1)>', "</script> javascript:alert(1)",
+                            ["rouge1", "rougeL"], "whitespace", False, "max")
+    assert "<script" not in page.lower() and "</script" not in page.lower() and "<img" not in page.lower()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "javascript:alert(1)" in page
 
 
-# ------------------------------------------------ the Hub metric at native speed where possible (issue 22)
+# ------------------------------------------------------------ the Hub metric at native speed where possible
 NATIVE_CHECK = textwrap.dedent("""
     import json, os, sys
     SITE, DIR, INSTALLED, PREDS, REFS = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), \\
