@@ -215,6 +215,7 @@ def test_card_header_is_a_space_config():
         assert topic in text
 
 
+@pytest.mark.integration  # a fresh interpreter loads evaluate, the folder and the app: tens of seconds
 def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
     out, _ = exported
     preds = _lines("predictions.txt")
@@ -320,6 +321,7 @@ def test_export_space_cli_errors(tmp_path, capsys):
         space.export_space(str(tmp_path / "x" / "rouge_metric"), card=str(tmp_path / "nope.md"))
 
 
+@pytest.mark.integration  # imports gradio and builds the app: seconds
 def test_app_builds_with_the_real_gradio(exported, monkeypatch):
     """The exported app.py builds a real gradio Interface (the card's sdk_version; no server is
     started) and its function returns the installed package's scores."""
@@ -400,6 +402,7 @@ def _installed_copy(root, edit=None):
     return root
 
 
+@pytest.mark.integration  # five fresh interpreters loading evaluate
 @pytest.mark.skipif(not __import__("rouge_metric").core.native_available(), reason="the native core is not built")
 def test_exported_metric_uses_the_installed_native_core_only_when_it_is_the_same_code(exported, tmp_path):
     """evaluate.load of the exported folder in a fresh interpreter (no site processing, the package only
@@ -449,6 +452,7 @@ def test_exported_metric_uses_the_installed_native_core_only_when_it_is_the_same
     assert "native backend was requested" in forced["raised"] and "scoring.py differ" in forced["raised"]
 
 
+@pytest.mark.integration  # a fresh interpreter loads evaluate and the app: seconds
 def test_app_without_gradio_says_how_to_preview(exported, tmp_path):
     """`python app.py` where gradio is missing: one line naming the card's gradio version to install."""
     out, _ = exported
