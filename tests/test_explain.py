@@ -1,4 +1,10 @@
-"""explain(): its evidence must add up to the scorer's own statistics, on random inputs."""
+"""explain(): its evidence must add up to the scorer's own statistics, on random inputs; its cross-checks
+catch wrong evidence; its renderings (terminal, HTML) show the explained positions in the user's words,
+with every user text escaped in the HTML.
+
+One file for the explain package: its sections (evidence, cross-checks, HTML, the user's words) share
+the random-text strategies and the HTML parsers, and each test goes through explain() end to end.
+"""
 
 import json
 import re
@@ -485,3 +491,21 @@ def test_cli_explain_tokens_flag(capsys):
     assert "pred: [The] [Cats] sat" in capsys.readouterr().out
     assert cli.main(argv + ["--tokens"]) == 0
     assert "pred: [the] [cat] sat" in capsys.readouterr().out
+
+
+# -------------------------------------------------------------------------------------------- the package
+def test_public_names_and_one_span_type():
+    """Every public name of the explain package is importable from ``rouge_metric.explain``; the span type
+    is the text layer's; the records render through the package's two renderers."""
+    import rouge_metric.explain as pkg
+    from rouge_metric import text
+    from rouge_metric.explain import render_html, render_text
+
+    for name in ("Check", "Explanation", "ReferenceExplanation", "SentenceHits", "Span", "TYPE_COLORS",
+                 "TypeExplanation", "UnitMatch", "cross_check", "combined_checks", "explain", "type_color",
+                 "explanation_html", "format_text", "CSS"):
+        assert name in pkg.__all__ and getattr(pkg, name) is not None, name
+    assert pkg.Span is text.Span
+    ex = explain(prediction="the cat sat", references="the cat", rouge_types=["rouge1"])
+    assert ex.to_html(tokens=True) == render_html.explanation_html(ex, tokens=True)
+    assert ex.format(color=True) == render_text.format_text(ex, color=True) and str(ex) == render_text.format_text(ex)

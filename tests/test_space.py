@@ -2,6 +2,9 @@
 gives the installed package's numbers; its app builds (fake gradio in isolation, real gradio in-process)
 and returns the right values.
 
+One file: the tests share one exported folder (a module fixture), the isolated-interpreter scripts and
+the fake gradio, and check that folder from every side (contents, card, numbers, app, native core).
+
 Isolation: the folder is checked in a subprocess started with ``python -I -S`` (no site processing,
 so the editable-install finder of this package and every other ``.pth`` hook never run; cwd and script
 dir not on sys.path) that appends only the interpreter's site-packages directory to ``sys.path``
