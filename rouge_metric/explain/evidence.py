@@ -20,6 +20,8 @@ from ..result import Score
 from ..scoring import Rouge, check_prediction, normalize_references
 from ..text import Span
 from .checks import Check, combined_checks, cross_check
+from .render_html import explanation_html
+from .render_text import format_text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,20 +151,15 @@ class Explanation:
         type, a legend), the P/R/F table with the counts, and whether the cross-checks held. The texts
         are the user's own (``tokens=True``: the normalized tokens the scorer compares). All text is
         HTML-escaped (:func:`rouge_metric.explain.render_html.explanation_html`)."""
-        from .render_html import explanation_html
-
         return explanation_html(self, scale=scale, tokens=tokens)
 
     def format(self, color: bool = False, scale: float = 100.0, tokens: bool = False) -> str:
         """A report for the terminal: the matched words highlighted in the original texts (ANSI colours,
         or [brackets] plain; ``tokens=True``: in the normalized tokens)."""
-        from .render_text import format_text
-
         return format_text(self, color=color, scale=scale, tokens=tokens)
 
     def __str__(self) -> str:
         return self.format()
-
 
 
 # ---------------------------------------------------------------------------------------- evidence

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .shown import Shown, number, pred_shown, ref_shown, sentence_shown, shown_note
 
-if TYPE_CHECKING:  # annotations only: the records import their renderers on use, not the reverse
+if TYPE_CHECKING:  # annotations only: the records import their renderers, not the reverse
     from .evidence import Explanation, ReferenceExplanation, TypeExplanation
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..result import Score
 from .shown import Shown, number, pred_shown, ref_shown, sentence_shown, shown_note
 
-if TYPE_CHECKING:  # annotations only: the records import their renderers on use, not the reverse
+if TYPE_CHECKING:  # annotations only: the records import their renderers, not the reverse
     from .evidence import Explanation
 
 #: ANSI styles: hits, clipped union-LCS positions, headings.

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from ..text import Span
 
-if TYPE_CHECKING:  # annotations only: the records import their renderers on use, not the reverse
+if TYPE_CHECKING:  # annotations only: the records import their renderers, not the reverse
     from .evidence import Explanation, ReferenceExplanation
 
 
