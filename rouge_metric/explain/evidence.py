@@ -16,8 +16,9 @@ from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from .. import core_py
 from ..config import DEFAULT_ROUGE_TYPES, RougeConfig
+from ..inputs import check_prediction, normalize_references
 from ..result import Score
-from ..scoring import Rouge, check_prediction, normalize_references
+from ..scoring import Rouge
 from ..text import Span
 from .checks import Check, combined_checks, cross_check
 from .render_html import explanation_html
