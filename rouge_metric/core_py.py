@@ -85,8 +85,7 @@ def skip_bigram_overlap(pred: Tokens, ref: Tokens, skip: int, unigrams: bool) ->
 
 # ------------------------------------------------------------------------------------------- LCS
 def match_masks(seq: Tokens) -> Dict[Hashable, int]:
-    """Bit mask of the positions of each token in ``seq`` (bit j set when seq[j] == token): the match
-    vectors of the bit-parallel LCS. O(len(seq) * len(seq) / w)."""
+    """Bit mask of the positions of each token in ``seq`` (bit j set when seq[j] == token). O(len(seq)² / w)."""
     pm: Dict[Hashable, int] = {}
     bit = 1
     for t in seq:
@@ -377,9 +376,6 @@ def wlcs_mark(r: Tokens, c: Tokens, weight: float, mask: List[int]) -> None:
         else:
             j -= 1
 
-
-
-_wlcs_mark = wlcs_mark  # alias for callers of the private name
 
 def wlcs_hits(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weight: float, cnt_r: Counter,
               cnt_c: Counter) -> float:
