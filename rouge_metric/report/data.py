@@ -181,10 +181,23 @@ def collect(predictions: Any, references: Any, *, systems: Any = None, name: Opt
         cfg = rouge.config
         mean_sig = cfg.replace(aggregation="mean").signature(rouge.backend)
         others = {nm: scored[nm].flat for nm in names[1:]}
+        boot_comps: Dict[str, Dict[str, Dict[str, Any]]] = {}
         for method in METHODS:
+            # Approximate randomization reports the paired bootstrap interval of ci_resamples resamples drawn
+            # from default_rng(seed): with ci_resamples = test_resamples that is exactly the interval the
+            # paired bootstrap test has just computed (same seed, same rows), and its trials draw from their
+            # own default_rng(seed). So the interval is taken from there instead of being resampled twice.
+            ar = method == "approximate_randomization"
             comps, exact = paired_test(base.flat, others, method=method, n_resamples=test_resamples,
                                        confidence_level=cfg.confidence_level, seed=cfg.seed,
-                                       ci_resamples=test_resamples)
+                                       ci_resamples=1 if ar else test_resamples)
+            if ar:
+                comps = {nm: {t: {s: c._replace(ci_low=boot_comps[nm][t][s].ci_low,
+                                                ci_high=boot_comps[nm][t][s].ci_high)
+                                  for s, c in per_stat.items()} for t, per_stat in per_type.items()}
+                         for nm, per_type in comps.items()}
+            else:
+                boot_comps = comps
             sig = mean_sig + "|" + comparison_label(method, test_resamples, cfg.confidence_level, cfg.seed,
                                               test_resamples, exact)
             comparisons[method] = ComparisonResult(comparisons=comps, n=len(refs), method=method,

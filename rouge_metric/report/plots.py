@@ -58,6 +58,7 @@ def to_svg(fig: Any) -> str:
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)  # RDF boilerplate
     # the viewBox keeps the aspect ratio; CSS gives the width
     svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 class="rm-chart" role="img"', svg, count=1)
     return svg
