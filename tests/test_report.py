@@ -124,7 +124,7 @@ def test_page_has_every_section_and_chart(two):
     assert two.data.rouge.signature() in doc and "version" in doc and "reproduce" in doc
     assert "from rouge_metric.report import report; report(predictions, references, systems={...}" in doc
     assert "seed=3" in doc and "p (approx. randomization)" in doc and "wins / ties / losses" in doc
-    assert 'id="rm-correlations"' in doc and 'class="rm-buckets"' in doc
+    assert 'id="rm-correlations"' in doc and 'class="rm-t rm-buckets"' in doc
 
 
 def test_single_system_has_no_comparison():

@@ -75,12 +75,13 @@ def _r(x: Optional[float]) -> str:
     return "—" if x is None else f"{x:+.3f}"
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1, attrs: str = "") -> str:
-    """An HTML table; cells are already-escaped HTML; the first ``left`` columns align left."""
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1, attrs: str = "", cls: str = "") -> str:
+    """An HTML table; cells are already-escaped HTML; the first ``left`` columns align left; ``cls``: more
+    classes, ``attrs``: more attributes (escaped by the caller)."""
     th = "".join(f'<th class="l">{h}</th>' if k < left else f"<th>{h}</th>" for k, h in enumerate(head))
     body = "".join("<tr>" + "".join(f'<td class="l">{c}</td>' if k < left else f"<td>{c}</td>"
                                     for k, c in enumerate(r)) + "</tr>" for r in rows)
-    return f'<div class="rm-scroll"><table class="rm-t"{attrs}><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
+    return f'<div class="rm-scroll"><table class="rm-t{" " + cls if cls else ""}"{attrs}><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 # ------------------------------------------------------------------------------------------ sections
@@ -148,7 +149,7 @@ def length_section(d: ReportData, seed: int) -> str:
         rows = [[esc(label), f"{count:,}"] + [_pct(means[t]) for t in d.types] for label, count, means in d.buckets[nm]]
         buckets.append((f"<h3>{esc(nm)}</h3>" if len(d.names) > 1 else "")
                        + _table(["length ratio", "examples"] + [f"mean {esc(t)} F" for t in d.types], rows,
-                                attrs=' class="rm-buckets"'))
+                                cls="rm-buckets"))
     note_cls = "rm-flag" if d.length_flagged else "rm-ok"
     return ('<section id="length"><h2>Length</h2>'
             f'<p class="{note_cls}" id="rm-length-note">{esc(d.length_note)}</p>'
@@ -193,7 +194,7 @@ def systems_section(d: ReportData, snippet: Any) -> str:
                      f"{d.deltas[nm][t0][i] * 100:+.2f}", f'<span class="rm-snip">{esc(snippet(nm, i))}</span>',
                      f'<button class="rm-open" data-example="{i}">open</button>'] for i in idx]
             body = _table(["#", f"{esc(base)}", esc(nm), "Δ", "prediction", ""], rows,
-                          attrs=f' class="rm-{what}" data-system="{esc(nm)}"') if rows else \
+                          cls=f"rm-{what}", attrs=f' data-system="{esc(nm)}"') if rows else \
                 '<p class="rm-note">none</p>'
             lists.append(f"<h3>Largest {what}: {esc(nm)} against {esc(base)} ({esc(t0)} F ×100)</h3>{body}")
     return ('<section id="systems"><h2>Systems compared</h2>'
