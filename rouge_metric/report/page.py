@@ -75,11 +75,13 @@ def _r(x: Optional[float]) -> str:
     return "—" if x is None else f"{x:+.3f}"
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1, attrs: str = "", cls: str = "") -> str:
-    """An HTML table; cells are already-escaped HTML; the first ``left`` columns align left; ``cls``: more
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: Any = 1, attrs: str = "", cls: str = "") -> str:
+    """An HTML table; cells are already-escaped HTML; the first ``left`` columns (or the columns
+    in ``left``, a tuple) align left; ``cls``: more
     classes, ``attrs``: more attributes (escaped by the caller)."""
-    th = "".join(f'<th class="l">{h}</th>' if k < left else f"<th>{h}</th>" for k, h in enumerate(head))
-    body = "".join("<tr>" + "".join(f'<td class="l">{c}</td>' if k < left else f"<td>{c}</td>"
+    lefts = set(range(left)) if isinstance(left, int) else set(left)
+    th = "".join(f'<th class="l">{h}</th>' if k in lefts else f"<th>{h}</th>" for k, h in enumerate(head))
+    body = "".join("<tr>" + "".join(f'<td class="l">{c}</td>' if k in lefts else f"<td>{c}</td>"
                                     for k, c in enumerate(r)) + "</tr>" for r in rows)
     return f'<div class="rm-scroll"><table class="rm-t{" " + cls if cls else ""}"{attrs}><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
 
@@ -193,7 +195,7 @@ def systems_section(d: ReportData, snippet: Any) -> str:
             rows = [[f"{i}", f"{d.systems[base].f(t0)[i] * 100:.2f}", f"{d.systems[nm].f(t0)[i] * 100:.2f}",
                      f"{d.deltas[nm][t0][i] * 100:+.2f}", f'<span class="rm-snip">{esc(snippet(nm, i))}</span>',
                      f'<button class="rm-open" data-example="{i}">open</button>'] for i in idx]
-            body = _table(["#", f"{esc(base)}", esc(nm), "Δ", "prediction", ""], rows,
+            body = _table(["#", f"{esc(base)}", esc(nm), "Δ", "prediction", ""], rows, left=(0, 4),
                           cls=f"rm-{what}", attrs=f' data-system="{esc(nm)}"') if rows else \
                 '<p class="rm-note">none</p>'
             lists.append(f"<h3>Largest {what}: {esc(nm)} against {esc(base)} ({esc(t0)} F ×100)</h3>{body}")

@@ -27,9 +27,15 @@ def color(k: int) -> str:
     return COLORS[k % len(COLORS)]
 
 
+#: Longest label (system name) a chart shows, in characters; the tables show names in full.
+LABEL_CHARS = 40
+
+
 def label(text: str) -> str:
-    """User text as a matplotlib label shown literally: ``$`` escaped (no mathtext), and a leading ``_``
-    kept visible (matplotlib hides legend labels that start with one)."""
+    """User text as a matplotlib label shown literally: cut at :data:`LABEL_CHARS`, ``$`` escaped (no
+    mathtext), and a leading ``_`` kept visible (matplotlib hides legend labels that start with one)."""
+    if len(text) > LABEL_CHARS:
+        text = text[:LABEL_CHARS - 1] + "…"
     text = text.replace("\\", "\\\\").replace("$", r"\$")
     return "\u200b" + text if text.startswith("_") else text
 
@@ -116,7 +122,8 @@ def distributions(types: Sequence[str], names: Sequence[str], f: Any) -> str:
     for k in range(len(types), rows * cols):
         axes[k // cols][k % cols].set_visible(False)
     if len(names) > 1:
-        axes[0][0].legend(fontsize=8, frameon=False)
+        fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=min(len(names), 3),
+                   fontsize=8, frameon=False)
     return to_svg(fig)
 
 
@@ -125,7 +132,7 @@ def lengths(names: Sequence[str], pred_len: Any, ref_len: Any, seed: int) -> str
     the line ``prediction = reference``; ``pred_len(name)`` gives the per-example lengths."""
     import numpy as np
 
-    fig = _figure(5.2, 4.2)
+    fig = _figure(5.2, 4.6)
     ax = fig.subplots()
     idx = _sample(len(ref_len), SCATTER_POINTS, seed)
     top = 1.0
@@ -138,7 +145,7 @@ def lengths(names: Sequence[str], pred_len: Any, ref_len: Any, seed: int) -> str
     ax.plot([0, top], [0, top], color="#71717a", linewidth=1, linestyle="--", label="prediction = reference")
     ax.set_xlabel("reference length (tokens, mean over references)")
     ax.set_ylabel("prediction length (tokens)")
-    ax.legend(fontsize=8, frameon=False)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=8, frameon=False)
     _style(ax)
     return to_svg(fig)
 
@@ -167,7 +174,7 @@ def score_vs_length(rouge_type: str, names: Sequence[str], f: Any, pred_len: Any
     length ratio (log scale), a seeded sample of points and the binned means of all examples per system."""
     import numpy as np
 
-    fig = _figure(9.0, 3.6)
+    fig = _figure(9.0, 4.0)
     ax_len, ax_ratio = fig.subplots(1, 2)
     n = len(np.asarray(f(names[0])))
     idx = _sample(n, SCATTER_POINTS, seed)
@@ -199,7 +206,8 @@ def score_vs_length(rouge_type: str, names: Sequence[str], f: Any, pred_len: Any
         ax.set_ylabel(f"{label(rouge_type)} F ×100")
         ax.set_ylim(-2, 102)
         _style(ax)
-    ax_len.legend(fontsize=8, frameon=False)
+    fig.legend(*ax_len.get_legend_handles_labels(), loc="outside lower center", ncols=min(2 * len(names), 4),
+               fontsize=8, frameon=False)
     return to_svg(fig)
 
 
@@ -224,7 +232,8 @@ def deltas(types: Sequence[str], names: Sequence[str], delta: Any) -> str:
         _style(ax)
     for k in range(len(types), rows * cols):
         axes[k // cols][k % cols].set_visible(False)
-    axes[0][0].legend(fontsize=8, frameon=False)
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=min(len(names), 3),
+               fontsize=8, frameon=False)
     return to_svg(fig)
 
 
