@@ -4,8 +4,9 @@
     python benchmarks/report_bench.py --pairs 100000 --systems 1
     python benchmarks/report_bench.py --pairs 10000 --out /tmp/report.html
 
-Input: the CNN/DM test outputs of two systems on the same articles (../shared/corpora/cnndm_pgn_cov and
-cnndm_simcls_nl, 11,490 examples each: pointer-generator with coverage, SimCLS), repeated up to
+Input: the CNN/DM test outputs of two systems (../shared/corpora/cnndm_pgn_cov and cnndm_simcls_nl:
+pointer-generator with coverage, SimCLS), aligned on the reference text (11,349 articles are in both files;
+the files list them in different orders), repeated up to
 ``--pairs`` examples; generated news-like text (tests/corpora.py) when they are absent. Default rouge
 types (rouge1, rouge2, rougeL, rougeLsum), stemming off, 1,000 bootstrap resamples, 1,000 resamples of
 each paired test.
@@ -22,6 +23,7 @@ import gzip
 import json
 import os
 import platform
+import re
 import sys
 import time
 from pathlib import Path
@@ -38,9 +40,15 @@ def load(pairs: int, systems: int):
         for p in paths[:systems]:
             with gzip.open(p, "rt", encoding="utf-8") as fh:
                 runs.append([json.loads(line) for line in fh])
-        refs = [r["references"] for r in runs[0]]
-        preds = {name: [r["prediction"] for r in run] for name, run in zip(SYSTEMS, runs)}
-        source = "CNN/DM test outputs (" + ", ".join(list(SYSTEMS)[:systems]) + ")"
+        # the two files list the articles in different orders: align them on the reference text (letters and
+        # digits of the first reference), keeping the articles found in both
+        key = lambda row: re.sub(r"[^a-z0-9]", "", row["references"][0].lower())[:200]  # noqa: E731
+        where = [{key(r): i for i, r in enumerate(run)} for run in runs]
+        common = [k for k in (key(r) for r in runs[0]) if all(k in w for w in where)]
+        refs = [runs[0][where[0][k]]["references"] for k in common]
+        preds = {name: [run[w[k]]["prediction"] for k in common] for name, run, w in zip(SYSTEMS, runs, where)}
+        source = (f"CNN/DM test outputs ({', '.join(list(SYSTEMS)[:systems])}; {len(common):,} articles"
+                  + (" in both files" if systems > 1 else "") + ")")
     else:
         sys.path.insert(0, str(HERE.parent / "tests"))
         from corpora import generated_corpus
