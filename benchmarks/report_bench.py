@@ -3,6 +3,7 @@
     python benchmarks/report_bench.py                          # 100,000 examples, two systems
     python benchmarks/report_bench.py --pairs 100000 --systems 1
     python benchmarks/report_bench.py --pairs 10000 --out /tmp/report.html
+    python benchmarks/report_bench.py --browser     # then open the file in headless Chromium and time the page
 
 Input: the CNN/DM test outputs of two systems (../shared/corpora/cnndm_pgn_cov and cnndm_simcls_nl:
 pointer-generator with coverage, SimCLS), aligned on the reference text (11,349 articles are in both files;
@@ -14,6 +15,10 @@ each paired test.
 Prints the machine, the time per stage (``Report.timings``: scoring with the corpus bootstrap and the
 paired tests, charts, explanations, page) and in total, the size of the file, and the wall time of
 ``report(...)`` including the import of matplotlib (the first report of a process pays it).
+
+``--browser`` (selenium and Debian's chromium + chromedriver): the page's load until its script is ready,
+three column sorts and one text filter (times measured in the page with ``performance.now()``; the filter
+includes its 120 ms debounce), and the first opened explanation (which inflates them all).
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=100_000)
     ap.add_argument("--systems", type=int, choices=(1, 2), default=2)
     ap.add_argument("--out", default="/tmp/report_bench.html")
+    ap.add_argument("--browser", action="store_true", help="time the page in headless Chromium")
     args = ap.parse_args()
     refs, preds, source = load(args.pairs, args.systems)
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
@@ -87,7 +93,49 @@ def main() -> int:
     print(f"wall with imports: {wall:.2f} s")
     print(f"file: {args.out}, {size / 1e6:.2f} MB; table keeps {len(rep.kept):,} examples, "
           f"{rep.explained:,} explanations embedded")
+    if args.browser:
+        browser(os.path.abspath(args.out))
     return 0
+
+
+def browser(path: str) -> None:
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    opts = Options()
+    opts.binary_location = shutil.which("chromium") or shutil.which("chromium-browser") or "chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        opts.add_argument(arg)
+    d = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"), options=opts)
+    try:
+        d.set_window_size(1366, 768)
+        t = time.perf_counter()
+        d.get("file://" + path)
+        while d.execute_script("return document.documentElement.getAttribute('data-ready')") != "true":
+            time.sleep(0.02)
+        print(f"page: ready after {time.perf_counter() - t:.2f} s")
+        for k in (3, 4, -1):
+            th = d.find_elements(By.CSS_SELECTOR, "#rm-examples thead th[data-col]")[k]
+            label = th.text
+            ms = d.execute_script("var t=performance.now();arguments[0].click();return performance.now()-t;", th)
+            print(f"page: sort by {label!r}: {ms:.1f} ms")
+        ms = d.execute_async_script(
+            "var done=arguments[arguments.length-1],q=document.getElementById('rm-filter'),"
+            "info=document.getElementById('rm-pageinfo'),t0=performance.now();"
+            "new MutationObserver(function(){done(performance.now()-t0);}).observe(info,"
+            "{childList:true,characterData:true,subtree:true});q.value='police';q.dispatchEvent(new Event('input'));")
+        print(f"page: filter 'police': {ms:.1f} ms with the 120 ms debounce ({d.find_element(By.ID, 'rm-pageinfo').text})")
+        t = time.perf_counter()
+        d.find_elements(By.CSS_SELECTOR, "#rm-examples tbody tr.rm-row")[0].click()
+        while not d.find_elements(By.CSS_SELECTOR, "#rm-detail .rm-explain"):
+            time.sleep(0.02)
+        print(f"page: first explanation shown after {time.perf_counter() - t:.2f} s")
+    finally:
+        d.quit()
 
 
 if __name__ == "__main__":

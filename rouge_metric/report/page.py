@@ -203,7 +203,9 @@ def systems_section(d: ReportData, snippet: Any) -> str:
             f'<p class="rm-note">Each system against the baseline <b>{esc(base)}</b> on the same references, F ×100. '
             f"Δ = system − baseline (exact means); the interval is the paired bootstrap percentile interval; "
             f"p-values are two-sided, paired bootstrap ({boot.n_resamples:,} resamples) and approximate randomization "
-            f"({ex_note}), seed {boot.seed}, as rouge_metric.compare computes them; each row is tested on its own (no "
+            f"({ex_note}), seed {boot.seed}, as rouge_metric.compare computes them (the smallest p-value "
+            f"{boot.n_resamples:,} resamples can give is 1/{boot.n_resamples + 1:,} = {1 / (boot.n_resamples + 1):.4f}); "
+            "each row is tested on its own (no "
             "correction for multiple comparisons). Wins / ties / losses count examples whose F is higher / equal / "
             "lower than the baseline's.</p>" + sig
             + f'<p class="rm-note rm-sig"><code>{esc(boot.signature)}</code><br><code>{esc(ar.signature)}</code></p>'
