@@ -355,3 +355,23 @@ def test_report_repr_html_is_a_sandboxed_iframe(two):
 def test_save(two, tmp_path):
     path = two.save(tmp_path / "r.html")
     assert open(path, encoding="utf-8").read() == two.html()
+
+
+# ------------------------------------------------------------------------------------------ edges, backends
+def test_empty_texts_one_example_and_constant_scores_build():
+    one = report([""], [""], rouge_types=["rouge1", "rougeLsum"], n_resamples=10)
+    assert one.data.n == 1 and "Too few examples (1)" in one.html()
+    same = report(["a b c"] * 40, ["a b c"] * 40, rouge_types=["rouge1"], n_resamples=10)
+    assert "do not vary together" in same.data.length_note and not same.data.length_flagged
+
+
+def test_both_backends_give_the_same_numbers():
+    pytest.importorskip("rouge_metric._native", reason="the native backend is not built")
+    got = {b: report(BASE, REFS, systems={"B": LONGER}, rouge_types=TYPES, n_resamples=50, test_resamples=50,
+                     backend=b) for b in ("python", "native")}
+    for name in ("baseline", "B"):
+        py, nat = got["python"].results[name], got["native"].results[name]
+        assert py.scores == nat.scores and py.ci == nat.ci
+    for method in ("paired_bootstrap", "approximate_randomization"):
+        assert got["python"].comparisons[method].comparisons == got["native"].comparisons[method].comparisons
+    assert json.loads(_json_blocks(got["python"].html())["rm-data"]) == json.loads(_json_blocks(got["native"].html())["rm-data"])
