@@ -47,7 +47,9 @@ figcaption{color:var(--muted);font-size:12.5px}
 .rm-sys{margin:6px 0 14px}.rm-sys>h4{margin:4px 0;font-size:14px}
 .rm-plain{white-space:pre-wrap;overflow-wrap:anywhere;border-left:3px solid var(--line);padding-left:8px;margin:4px 0}
 .rm-pos{color:#047857}.rm-neg{color:#b91c1c}
-@media (max-width:600px){main{padding:10px}h1{font-size:19px}#rm-examples td.rm-snip{max-width:140px}}
+@media (max-width:600px){main{padding:10px}h1{font-size:19px}#rm-examples td.rm-snip{max-width:140px}
+  .rm-charts>figure{overflow-x:auto}
+  .rm-charts>figure:not([data-chart=lengths])>svg.rm-chart{min-width:640px}}
 """
 
 JS = r"""
