@@ -34,6 +34,20 @@ class Rouge:
     >>> result = rouge.compute(predictions=["a b c", "d e"], references=[["a b", "c"], "d e"])
     >>> round(result.scores["rouge1"].fmeasure, 4)
     0.9
+
+    Args:
+        rouge_types: the types to score (``rouge1`` ... ``rougeN``, ``rougeL``, ``rougeLsum``, ``rougeW``,
+            ``rougeS<d>``, ``rougeSU<d>``).
+        config: a :class:`RougeConfig` (``options`` then replace some of its fields).
+        backend: ``auto`` (default: the ``ROUGE_METRIC_BACKEND`` environment variable, then native when
+            built), ``python`` or ``native``; chosen once, here, and named in every signature.
+        num_threads: threads of the native batch scorer (default: all cores; the numbers do not depend on it).
+        pipeline: a text pipeline object (``process(text) -> (tokens, sentences)``, optionally its own
+            ``pair_stats``) that replaces the configured one; presets use it (``Rouge155`` passes the
+            ROUGE-1.5.5 pipeline). It runs in Python on the backend's kernels.
+        rounding: per-example rounding of the scores: None, or ``"perl"`` (ROUGE-1.5.5's printed five
+            decimals, F from the rounded P and R; with ``multi_ref`` ``pool`` or ``best_recall``).
+        **options: :class:`RougeConfig` fields (``use_stemmer``, ``tokenizer``, ``multi_ref``, ...).
     """
 
     def __init__(self, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
