@@ -242,14 +242,28 @@ class RougeScorer:
                              f"{sentence_splitter!r} was given; pass one of them")
         self._rouge = Rouge(self.rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer,
                             sentence_splitter=sentence_splitter, **options)
+        self._bind()
+
+    def _bind(self) -> None:
+        # the whole pipeline in C++ when the configuration allows: one call per pair, no validation
+        self._quick = self._rouge._quick if self._rouge.native_pipeline else None
+        self._mode_max = self._rouge.kernels.Mode.max if self._quick is not None else None
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"rouge_types": self.rouge_types, "rouge": self._rouge}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.rouge_types, self._rouge = state["rouge_types"], state["rouge"]
+        self._bind()
 
     @property
     def config(self) -> RougeConfig:
         return self._rouge.config
 
     def score(self, target: str, prediction: str) -> Dict[str, Score]:
-        if self._rouge.native_pipeline and type(target) is str:
-            out = self._rouge._quick(prediction, target)
+        quick = self._quick
+        if quick is not None and type(target) is str:
+            out = quick(prediction, target)
             if out is not None:
                 return out
         check_prediction(target, 0, "target")
@@ -258,8 +272,9 @@ class RougeScorer:
         return self._rouge.combine(per_ref)
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
-        if self._rouge.native_pipeline and type(targets) in (list, tuple) and targets:
-            out = self._rouge._quick(prediction, targets, self._rouge.kernels.Mode.max)  # max F, first on ties
+        quick = self._quick
+        if quick is not None and type(targets) in (list, tuple) and targets:
+            out = quick(prediction, targets, self._mode_max)  # max F, first on ties
             if out is not None:
                 return out
         check_prediction(prediction, 0, "prediction")
