@@ -42,6 +42,11 @@ ROUGE_TYPE_HELP = (
     "(d = maximum number of skipped words, an integer >= 0)"
 )
 
+#: A menu of rouge types, every kind with a common order or skip distance (``ROUGE_TYPE_HELP`` names all
+#: the valid names): the choices of the Hub Space's app.
+ROUGE_TYPE_CHOICES: Tuple[str, ...] = ("rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeS",
+                                       "rougeS4", "rougeSU", "rougeSU4")
+
 _NGRAM_RE = re.compile(r"^rouge([1-9][0-9]*)$")
 _SKIP_RE = re.compile(r"^rouge(SU|S)(0|[1-9][0-9]*)?$")
 

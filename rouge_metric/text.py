@@ -192,7 +192,8 @@ _NAMED_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]
 
 
 # ------------------------------------------------------------------------------- character spans
-#: A token with the characters of the original text it came from: ``(token, start, end)``.
+#: A character span ``(start, end)`` in a text: ``text[start:end]`` is where a token came from (the
+#: spans of :meth:`TextPipeline.token_spans`, and of the explanations that highlight them).
 Span = Tuple[int, int]
 
 

@@ -151,7 +151,7 @@ def test_no_libm_pow_in_the_rougeW_path():
 
     from rouge_metric import perl_text
 
-    for fn in (core_py.wlcs_overlap, core_py.wlcs_hits, core_py._wlcs_mark, TypeScorer.score,
+    for fn in (core_py.wlcs_overlap, core_py.wlcs_hits, core_py.wlcs_mark, TypeScorer.score,
                perl_text.perl_lcs_stats):
         body = inspect.getsource(fn).split('"""')[-1]
         assert "**" not in body, fn.__name__
