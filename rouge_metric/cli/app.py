@@ -1,0 +1,61 @@
+"""The ``rouge-metric`` parser and ``main``: one subparser per subcommand module, and the mapping of errors
+to exit codes (:data:`~rouge_metric.cli.errors.EXIT_CODES`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from ..readers import InputError as ReadError
+from . import compare, explain, export_space, generate, score
+from .errors import EXIT_FILE, EXIT_INTERRUPTED, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, exit_code
+from .options import Parser, epilog
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = Parser(prog="rouge-metric", description="ROUGE scores with a signature.",
+                    epilog=epilog(), formatter_class=fmt)
+    from .._version import __version__
+
+    parser.add_argument("--version", action="version", version=f"rouge-metric {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    score.add_parser(sub, fmt)
+    explain.add_parser(sub, fmt)
+    export_space.add_parser(sub, fmt)
+    compare.add_parser(sub, fmt)
+    generate.add_parser(sub, fmt)
+    return parser
+
+
+def _error(exc: BaseException, code: int) -> int:
+    print(f"rouge-metric: error: {exc}", file=sys.stderr)
+    return code
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # name the subcommand whose --help lists what it takes
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        return args.func(args)
+    except ReadError as exc:
+        return _error(exc, exit_code(exc))
+    except FileNotFoundError as exc:  # a setting's file (--stopwords, --exceptions) cannot be read
+        return _error(exc, EXIT_FILE)
+    except LookupError as exc:  # missing nltk data (KeyError is a LookupError but not raised here)
+        return _error(exc, EXIT_RESOURCE)
+    except (ValueError, TypeError) as exc:
+        return _error(exc, EXIT_USAGE)
+    except KeyboardInterrupt:
+        print("rouge-metric: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `rouge-metric ... | head`
+        try:
+            sys.stdout.close()
+        except OSError:
+            pass
+        return EXIT_OK
