@@ -108,8 +108,9 @@ def read_examples(data: Any = None, *, documents: Optional[Sequence[str]] = None
                   references_column: Union[str, Sequence[str]] = "references",
                   column_arguments: str = COLUMN_ARGUMENTS, token_ids: bool = False) -> Tuple[List[Any], List[Any]]:
     """:func:`load_examples`, with messages that name the column arguments as ``column_arguments`` (the
-    command line passes its option names). With ``token_ids`` the documents may be tokenized rows (dicts
-    with ``input_ids``) and the references are token ids, passed on as given (the scorer checks them)."""
+    command line passes its option names). A document is a text, or a tokenized row (a dict with
+    ``input_ids``) for a generator that reads token ids. With ``token_ids`` the references are token ids,
+    passed on as given (the scorer checks them)."""
     ref_cols = [references_column] if isinstance(references_column, str) else list(references_column)
     for arg, val in [("document_column", document_column)] + [("references_column", c) for c in ref_cols]:
         if not isinstance(val, str) or not val:
@@ -139,7 +140,7 @@ def read_examples(data: Any = None, *, documents: Optional[Sequence[str]] = None
     if not docs:
         raise EmptyInputError(f"{where}: no examples (empty input)")
     for i, d in enumerate(docs):
-        if not (isinstance(d, str) or (token_ids and is_token_row(d))):
+        if not (isinstance(d, str) or is_token_row(d)):
             raise TypeError(f"{document_column}[{i}]: expected str, got {'None' if d is None else type(d).__name__}")
     if token_ids:
         return docs, ref_values[0] if len(ref_values) == 1 else [list(r) for r in zip(*ref_values)]

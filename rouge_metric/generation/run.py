@@ -139,10 +139,10 @@ def generate_and_score(generator: Generator, data: Any = None, *, documents: Opt
         generator: a batch callable ``list[str] -> list[str]`` (one generation per document, in order):
             :class:`PipelineGenerator` (a transformers ``text-generation`` pipeline, chat models included),
             :class:`ModelGenerator` (``model.generate``), or any function (vLLM, an HTTP client, ...).
-            Its ``generation_settings`` attribute, when present, is part of the cache key. With a scorer
-            that reads token ids (``tokenizer="ids"``), the documents may be tokenized rows (dicts with
-            ``input_ids``), and the generations and references are token ids; ``RougeCallback``'s generate
-            mode runs this way (with ``score_ids=True``).
+            Its ``generation_settings`` attribute, when present, is part of the cache key. A generator that
+            reads token ids takes tokenized rows as documents (dicts with ``input_ids``, e.g.
+            ``rouge_metric.callbacks.TokenizedGenerator``, what ``RougeCallback``'s generate mode runs); with
+            a scorer that reads token ids (``tokenizer="ids"``) the generations and references are token ids.
         data: a ``datasets.Dataset``, a JSONL path, a folder saved with ``save_to_disk``, a dict of columns
             or a list of row dicts; or give ``documents=`` and ``references=`` lists instead.
         document_column, references_column: the column of the document, and the column (or list of
