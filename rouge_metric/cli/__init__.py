@@ -19,11 +19,11 @@ from ..readers import FORMATS, STDIN, detect_format, read_lines, select_split
 from .errors import (EXIT_CODES, EXIT_EMPTY, EXIT_FILE, EXIT_FORMAT, EXIT_INTERRUPTED, EXIT_MISALIGNED, EXIT_OK,
                      EXIT_RESOURCE, EXIT_USAGE, InputError)
 from .inputs import load_inputs, read_dataset, read_jsonl
-from .app import build_parser, main
+from .app import build_parser, console_main, main
 from .options import AGGREGATION_FIELDS, IDS_FIELDS, add_config_arguments, config_from_args
 from .score import SCORE_CHUNK
 
 __all__ = ["AGGREGATION_FIELDS", "EXIT_CODES", "EXIT_EMPTY", "EXIT_FILE", "EXIT_FORMAT", "EXIT_INTERRUPTED",
            "EXIT_MISALIGNED", "EXIT_OK", "EXIT_RESOURCE", "EXIT_USAGE", "FORMATS", "IDS_FIELDS", "InputError",
-           "SCORE_CHUNK", "STDIN", "add_config_arguments", "build_parser", "config_from_args", "detect_format",
-           "load_inputs", "main", "read_dataset", "read_jsonl", "read_lines", "select_split"]
+           "SCORE_CHUNK", "STDIN", "add_config_arguments", "build_parser", "config_from_args", "console_main",
+           "detect_format", "load_inputs", "main", "read_dataset", "read_jsonl", "read_lines", "select_split"]

@@ -4,6 +4,7 @@ to exit codes (:data:`~rouge_metric.cli.errors.EXIT_CODES`)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -34,7 +35,12 @@ def _error(exc: BaseException, code: int) -> int:
     return code
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Optional[Sequence[str]] = None, *, exit_on_interrupt: bool = False) -> int:
+    """Run ``rouge-metric`` with ``argv`` (default: ``sys.argv[1:]``) and return its exit code.
+
+    ``exit_on_interrupt``: after Ctrl-C, end the process at once with exit code 130 instead of returning
+    (what ``rouge-metric`` and ``python -m rouge_metric`` do, see :func:`console_main`).
+    """
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # name the subcommand whose --help lists what it takes
@@ -52,6 +58,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _error(exc, EXIT_USAGE)
     except KeyboardInterrupt:
         print("rouge-metric: interrupted", file=sys.stderr)
+        if exit_on_interrupt:
+            _exit_now(EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # `rouge-metric ... | head`
         try:
@@ -59,3 +67,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except OSError:
             pass
         return EXIT_OK
+
+
+def _exit_now(code: int) -> None:
+    """End the process now. The interrupt has run every ``finally`` block on its way here (output files,
+    the generation cache and progress bars are closed); what is left is freeing the inputs held in
+    memory, object by object: for a million examples that takes seconds, and the OS reclaims the memory
+    at once. So Ctrl-C ends the command line as fast as it ends a script that calls the API."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+def console_main() -> int:
+    """The ``rouge-metric`` console script and ``python -m rouge_metric``: :func:`main` as the whole
+    process (Ctrl-C exits at once, with code 130)."""
+    return main(exit_on_interrupt=True)
