@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Optional, Sequence
+from typing import Dict, Optional, Sequence, Tuple
 
 from ..readers import InputError as ReadError
 from . import compare, explain, export_space, generate, score
@@ -15,6 +15,12 @@ from .options import Parser, epilog
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``rouge-metric`` parser: one subparser per subcommand module."""
+    return _build()[0]
+
+
+def _build() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParser]]:
+    """The parser and its subparsers by command name."""
     fmt = argparse.RawDescriptionHelpFormatter
     parser = Parser(prog="rouge-metric", description="ROUGE scores with a signature.",
                     epilog=epilog(), formatter_class=fmt)
@@ -22,12 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"rouge-metric {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    score.add_parser(sub, fmt)
-    explain.add_parser(sub, fmt)
-    export_space.add_parser(sub, fmt)
-    compare.add_parser(sub, fmt)
-    generate.add_parser(sub, fmt)
-    return parser
+    for command in (score, explain, export_space, compare, generate):
+        command.add_parser(sub, fmt)
+    return parser, dict(sub.choices)
 
 
 def _error(exc: BaseException, code: int) -> int:
@@ -41,11 +44,10 @@ def main(argv: Optional[Sequence[str]] = None, *, exit_on_interrupt: bool = Fals
     ``exit_on_interrupt``: after Ctrl-C, end the process at once with exit code 130 instead of returning
     (what ``rouge-metric`` and ``python -m rouge_metric`` do, see :func:`console_main`).
     """
-    parser = build_parser()
+    parser, commands = _build()
     args, extra = parser.parse_known_args(argv)
     if extra:  # name the subcommand whose --help lists what it takes
-        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.func(args)
     except ReadError as exc:

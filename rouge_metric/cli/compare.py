@@ -50,14 +50,13 @@ def add_parser(sub: Any, fmt: Any) -> None:
                    help="statistics in the table (default: fmeasure)")
     o.add_argument("--digits", type=int, default=2, help="digits in the table (default: %(default)s)")
     o.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_config_arguments(cp, exclude=("aggregation",))  # compare reports exact means and tests their differences
     defaults = ", ".join(f"{m}: {k}" for m, k in DEFAULT_RESAMPLES.items())
-    helps = {"n_resamples": f"bootstrap resamples or randomization trials (default: {defaults})",
-             "seed": "seed of every draw (default: %(default)s)",
-             "confidence_level": "level of the interval of each difference (default: %(default)s)"}
-    for action in cp._actions:  # the test's meaning of the RougeConfig options it shares
-        if action.dest in helps:
-            action.help = helps[action.dest]
+    # compare reports exact means and tests their differences: no aggregation; the test's meaning of the
+    # settings it shares
+    add_config_arguments(cp, exclude=("aggregation",), helps={
+        "n_resamples": f"bootstrap resamples or randomization trials (default: {defaults})",
+        "seed": "seed of every draw (default: %(default)s)",
+        "confidence_level": "level of the interval of each difference (default: %(default)s)"})
     cp.set_defaults(func=run, n_resamples=None)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import typing
-from typing import Any, Dict, Sequence
+from typing import Any, Dict, Optional, Sequence
 
 from .. import config as config_mod
 from ..config import RougeConfig, config_fields
@@ -23,45 +23,47 @@ IDS_FIELDS = tuple(name for name, _, meta in config_fields() if (meta["cli"] or 
 
 
 def add_config_arguments(p: argparse.ArgumentParser, aggregation: bool = True,
-                         exclude: Sequence[str] = ()) -> None:
+                         exclude: Sequence[str] = (), helps: Optional[Dict[str, str]] = None) -> None:
     """One option per :class:`RougeConfig` field (help, allowed names and defaults from config.py), minus
     the token-id settings (:data:`IDS_FIELDS`) and ``exclude``; ``aggregation=False`` leaves out the corpus
-    aggregation settings (:data:`AGGREGATION_FIELDS`) and ``--bootstrap``."""
+    aggregation settings (:data:`AGGREGATION_FIELDS`) and ``--bootstrap``. ``helps`` replaces the help of
+    the named fields (a subcommand that gives a setting another meaning)."""
     g = p.add_argument_group("scoring options (RougeConfig fields)")
     if config_mod.IDS_TOKENIZER not in config_mod.TOKENIZERS:
         exclude = tuple(exclude) + IDS_FIELDS
-    offered: Dict[str, Any] = {}
+    offered: Dict[str, Any] = {}  # field -> default of its option
     for name, default, meta in config_fields():
         cli = meta["cli"]
         if cli is None or (not aggregation and name in AGGREGATION_FIELDS) or name in exclude:
             continue
         opt = "--" + name.replace("_", "-")
         help_ = meta["help"].replace("%", "%%")
+        override = (helps or {}).get(name)
         choices = list(cli["choices"]()) if "choices" in cli else None
         if cli.get("optional_value"):
-            g.add_argument(opt, nargs="?", const=True, default=default, choices=choices, metavar=cli.get("metavar"),
-                           help=help_ + f" ({', '.join(choices or [])})")
+            action = g.add_argument(opt, nargs="?", const=True, default=default, choices=choices,
+                                    metavar=cli.get("metavar"), help=help_ + f" ({', '.join(choices or [])})")
         elif choices is not None:
-            g.add_argument(opt, default=default if default is not None else choices[0], choices=choices,
-                           help=help_ + " (default: %(default)s)")
+            action = g.add_argument(opt, default=default if default is not None else choices[0], choices=choices,
+                                    help=help_ + " (default: %(default)s)")
         elif isinstance(default, tuple):
-            g.add_argument(opt, nargs=cli.get("nargs", "+"), default=list(default),
-                           metavar=cli.get("metavar", name.upper().rstrip("S")), help=help_ + " (default: %(default)s)")
+            action = g.add_argument(opt, nargs=cli.get("nargs", "+"), default=list(default),
+                                    metavar=cli.get("metavar", name.upper().rstrip("S")),
+                                    help=help_ + " (default: %(default)s)")
         elif isinstance(default, bool):
-            g.add_argument(opt, action=argparse.BooleanOptionalAction, default=default, help=help_)
+            action = g.add_argument(opt, action=argparse.BooleanOptionalAction, default=default, help=help_)
         else:
             typ = cli.get("type") or (float if isinstance(default, float) else int if isinstance(default, int)
                                       else str)
-            g.add_argument(opt, type=typ, default=default, help=help_ + " (default: %(default)s)")
+            action = g.add_argument(opt, type=typ, default=default, help=help_ + " (default: %(default)s)")
+        if override is not None:
+            action.help = override
+        offered[name] = action.default
     if aggregation and "aggregation" not in exclude:
         g.add_argument("--bootstrap", dest="aggregation", action="store_const", const="bootstrap",
                        help="shorthand for --aggregation bootstrap")
     g.add_argument("--backend", default=None, choices=["auto", "python", "native"],
                    help="kernel backend (default: $ROUGE_METRIC_BACKEND or auto; the numbers are the same)")
-    fields = {name for name, _, _ in config_fields()}
-    for action in g._group_actions:  # the first action of a dest sets its default (--bootstrap comes later)
-        if action.dest in fields and action.dest not in offered:
-            offered[action.dest] = action.default
     p.set_defaults(config_defaults=offered)
 
 
