@@ -20,8 +20,8 @@ _HOMES = {
     "RougeComputeMetrics": "compute_metrics",
     "decode_eval_pred": "decode",
     "RougeCallback": "trainer_callback",
-    "TokenizedGenerator": "trainer_callback",
-    "generate_and_score": "trainer_callback",  # deprecated: rouge_metric.generate_and_score
+    "TokenizedGenerator": "generate_mode",
+    "generate_and_score": "generate_mode",  # deprecated: rouge_metric.generate_and_score
 }
 
 __getattr__, __dir__ = lazy_attributes(__name__, _HOMES, globals())

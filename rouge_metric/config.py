@@ -1,7 +1,11 @@
 """One frozen settings object: defaults, allowed values, validation and the signature.
 
 Every adapter (evaluate module, Trainer callbacks, datasets mapper, CLI) builds a
-:class:`RougeConfig` and never re-validates anything itself.
+:class:`RougeConfig` and never re-validates anything itself; the command line builds its options from
+the field metadata declared here (:data:`FIELD_METADATA`).
+
+One file: the settings' fields, defaults, allowed values, validation, metadata and signature describe
+one object, and each part is read next to the others when a setting is added.
 """
 
 from __future__ import annotations
