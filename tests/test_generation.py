@@ -697,7 +697,7 @@ def test_progress_bar_on_a_terminal_counts_cached_examples(tmp_path, monkeypatch
 # ------------------------------------------------------------------- the Trainer helper is generate_and_score
 @pytest.mark.parametrize("score_ids", [False, True])
 def test_trainer_subset_runs_through_generate_and_score(seq2seq, score_ids):
-    """RougeCallback's generate mode (callbacks.trainer_callback.score_subset) is rouge_metric.generate_and_score
+    """RougeCallback's generate mode (callbacks.generate_mode.score_subset) is rouge_metric.generate_and_score
     with TokenizedGenerator; the deprecated callbacks.generate_and_score warns and gives the same numbers as
     generating batch by batch and scoring with RougeComputeMetrics."""
     from rouge_metric.callbacks import RougeComputeMetrics, TokenizedGenerator, decode_eval_pred
