@@ -416,5 +416,7 @@ FIELD_METADATA = {
 def config_fields() -> Tuple[Tuple[str, Any, Any], ...]:
     """``(name, default, metadata)`` of every :class:`RougeConfig` field, in order (metadata: an entry of
     :data:`FIELD_METADATA`)."""
-    defaults = RougeConfig._defaults()
-    return tuple((name, defaults[name], FIELD_METADATA[name]) for name in RougeConfig._fields)
+    import inspect  # only the command line asks: not at import time
+
+    params = inspect.signature(RougeConfig).parameters
+    return tuple((name, params[name].default, FIELD_METADATA[name]) for name in RougeConfig._fields)
