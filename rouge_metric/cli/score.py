@@ -46,26 +46,19 @@ def _score_rouge155(args: argparse.Namespace, preds: List[str], refs: List[List[
                          "-n for the n-gram types); drop " + ("it" if len(changed) == 1 else "them"), EXIT_USAGE)
     try:
         scorer = Rouge155.from_perl_options(args.rouge155, exceptions=args.exceptions, stopwords=args.stopwords,
-                                            backend=args.backend)
+                                            backend=args.backend, names=ROUGE155_OPTION_NAMES)
     except ValueError as exc:
-        # Rouge155 names its inputs by their Python keywords ("options: -m needs exceptions=..."); say them
-        # as the command line spells them.
-        message = str(exc)
-        if not message.startswith("options: "):
+        if not str(exc).startswith(ROUGE155_OPTION_NAMES["options"] + ": "):
             raise
-        for api, cli in ROUGE155_OPTION_NAMES.items():
-            message = message.replace(api, cli, 1)
-        raise InputError(message, EXIT_USAGE) from None
+        raise InputError(str(exc), EXIT_USAGE) from None
     return scorer.compute(predictions=preds, references=refs, return_per_example=bool(args.per_example))
 
 
-#: How the preset's error messages name its inputs, and how the command line names them.
+#: How the command line names the preset's inputs in its error messages.
 ROUGE155_OPTION_NAMES = {
-    "options: ": "--rouge155: ",
-    "exceptions=<the WordNet exception list> (see Rouge155)":
-        "--exceptions FILE (the WordNet exception list, one 'inflected<TAB>lemma' per line)",
-    "stopwords=<path of smart_common_words.txt or a word list>":
-        "--stopwords FILE (ROUGE-1.5.5's smart_common_words.txt)",
+    "options": "--rouge155",
+    "exceptions": "--exceptions FILE (the WordNet exception list, one 'inflected<TAB>lemma' per line)",
+    "stopwords": "--stopwords FILE (ROUGE-1.5.5's smart_common_words.txt)",
 }
 
 
