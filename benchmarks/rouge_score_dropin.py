@@ -1,10 +1,13 @@
-"""rouge_metric.rouge_score (the drop-in) against rouge-score 0.1.2: BootstrapAggregator and the per-pair
-truthfulqa path, warm and cold, with the results checked equal (float.hex and numpy's generator state).
+"""rouge_metric.rouge_score (the drop-in) against rouge-score 0.1.2: the ``score`` loop, BootstrapAggregator
+and the per-pair truthfulqa path, warm and cold, with the results checked equal (float.hex and numpy's
+generator state).
 
-    python benchmarks/rouge_score_dropin.py                 # both workloads, warm and cold
+    python benchmarks/rouge_score_dropin.py                 # every workload, warm and cold
     python benchmarks/rouge_score_dropin.py --rounds 9 --cold-rounds 5
 
 Workloads (rouge-score's defaults: confidence_interval=0.95, n_samples=1000):
+- ``score() loop``: ``RougeScorer.score(target, prediction)`` over ``--pairs`` CNN/DM pairs (first
+  reference), rouge1/rouge2/rougeL/rougeLsum with stemming (the drop-in's fast path);
 - ``1 pair``: one (target, prediction) pair, rouge1/rouge2/rougeLsum, a fresh aggregator per pair, as
   lm-evaluation-harness's truthfulqa does once per reference (``aggregate`` alone, and ``score`` +
   ``aggregate``);
@@ -32,14 +35,12 @@ SUM_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 TQA_PAIR = ("I have no comment.", "The watermelon seeds pass through your digestive system.")
 
 
-def corpus_scores(n: int, types: List[str]) -> List[Dict[str, Any]]:
-    """Scores of ``n`` pairs: the drop-in on ../shared/corpora/cnndm_simcls_nl (first reference; rows
-    repeated when the corpus is shorter), or generated text when it is absent."""
+def corpus_pairs() -> List[Tuple[str, str]]:
+    """(target, prediction) pairs of ../shared/corpora/cnndm_simcls_nl (first reference), or generated
+    text when it is absent."""
     import gzip
     import json
     import random
-
-    from rouge_metric.rouge_score import rouge_scorer
 
     path = os.path.join(os.path.dirname(REPO), "shared", "corpora", "cnndm_simcls_nl.jsonl.gz")
     pairs: List[Tuple[str, str]] = []
@@ -54,12 +55,23 @@ def corpus_scores(n: int, types: List[str]) -> List[Dict[str, Any]]:
         words = [f"w{i}" for i in range(2000)]
         for _ in range(1000):
             pairs.append((" ".join(rng.choices(words, k=60)), " ".join(rng.choices(words, k=50))))
+    return pairs
+
+
+def corpus_scores(n: int, types: List[str]) -> List[Dict[str, Any]]:
+    """Scores of ``n`` pairs (:func:`corpus_pairs`, repeated when the corpus is shorter) by the drop-in."""
+    from rouge_metric.rouge_score import rouge_scorer
+
+    pairs = corpus_pairs()
     scorer = rouge_scorer.RougeScorer(types, use_stemmer=True)
     distinct = [scorer.score(t, p) for t, p in pairs[:n]]
     return [distinct[i % len(distinct)] for i in range(n)]
 
 
-def hexed(result: Dict[str, Any]) -> List[Any]:
+def hexed(result: Any) -> List[Any]:
+    """float.hex of an aggregate (``{type: AggregateScore}``) or of a list of scores (``[{type: Score}]``)."""
+    if isinstance(result, list):
+        return [[(k, [float(x).hex() for x in v]) for k, v in row.items()] for row in result]
     return [(k, [[float(x).hex() for x in bound] for bound in v]) for k, v in result.items()]
 
 
@@ -159,6 +171,7 @@ def main(argv: Any = None) -> int:
     ap.add_argument("--rounds", type=int, default=7, help="warm rounds (alternating)")
     ap.add_argument("--cold-rounds", type=int, default=5, help="fresh processes per implementation")
     ap.add_argument("--no-cold", action="store_true")
+    ap.add_argument("--pairs", type=int, default=200, help="pairs of the score() loop (rouge-score: ~10 ms each)")
     args = ap.parse_args(argv)
 
     import platform
@@ -190,6 +203,14 @@ def main(argv: Any = None) -> int:
             return agg.aggregate()
         return run
 
+    pairs = corpus_pairs()[:args.pairs]
+
+    def score_loop(mods: Any) -> Callable[[], Any]:
+        scorer = mods[0].RougeScorer(SUM_TYPES, use_stemmer=True)
+        return lambda: [scorer.score(t, p) for t, p in pairs]
+
+    warm(f"score() loop, {len(pairs):,} pairs", {k: (lambda _, m=m: score_loop(m)) for k, m in impls.items()},
+         args.rounds, 1)
     warm("1 pair x 1,000 samples: aggregate()", {k: (lambda _, m=m, k=k: agg_only(m, [one[k]])) for k, m in impls.items()},
          args.rounds, 50)
     warm("1 pair x 1,000 samples: score() + aggregate()", {k: (lambda _, m=m: score_and_agg(m)) for k, m in impls.items()},

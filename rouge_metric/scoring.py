@@ -491,6 +491,7 @@ class RougeScorer:
         rouge = self._rouge
         self._max = rouge if rouge.config.multi_ref == "max" else Rouge(
             config=rouge.config.replace(multi_ref="max"), backend=rouge.backend, num_threads=rouge.num_threads)
+        self._score_one, self._score_max = rouge.score, self._max.score  # bound once: a per-pair hot path
 
     @property
     def rouge(self) -> Rouge:
@@ -505,17 +506,17 @@ class RougeScorer:
         """``{type: Score}`` of ``prediction`` against ``target`` (rouge-score's argument order)."""
         if type(target) is not str:
             check_prediction(target, 0, "target")
-        return self._rouge.score(prediction=prediction, references=target)
+        return self._score_one(prediction=prediction, references=target)
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
         """Per type, the score of the target with the highest F-measure (the first on ties)."""
         if (type(targets) is list or type(targets) is tuple) and targets:
             try:
-                return self._max.score(prediction=prediction, references=targets)
+                return self._score_max(prediction=prediction, references=targets)
             except TypeError:
                 self._check_targets(targets, prediction)  # the error names `targets`
                 raise
-        return self._max.score(prediction=prediction, references=self._check_targets(targets, prediction))
+        return self._score_max(prediction=prediction, references=self._check_targets(targets, prediction))
 
     @staticmethod
     def _check_targets(targets: Any, prediction: Any) -> List[str]:
