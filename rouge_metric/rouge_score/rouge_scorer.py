@@ -113,7 +113,7 @@ class _Plan:
     __slots__ = ("types", "tokenizer", "split", "scorer", "score", "score_multi", "keys", "identity", "lcs")
 
     def __init__(self, types: Any, tokenizer: Any, split: Any) -> None:
-        self.types = list(types)
+        self.types = type(types)(types)  # a copy of the list or tuple (compared at every call)
         self.tokenizer = tokenizer
         self.split = split
         self.scorer: Optional[_core.RougeScorer] = None
