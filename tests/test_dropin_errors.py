@@ -211,6 +211,8 @@ def test_hashable_tokens_score_multi(kind, types, targets, prediction):
 def test_awkward_tokenizers(kind, types, target, prediction):
     """Stateful, raising and None-returning tokenizers: the same calls in the same order, the same
     exception type (a raising tokenizer fails on the same text) or the same floats."""
+    if kind == "unhashable-when-short" and isinstance(types, list):
+        types = [t for t in types if t != "rougeL"]  # the documented difference (see the last test)
     compare_with_tokenizers(AWKWARD[kind], types, target, prediction)
 
 
@@ -218,6 +220,8 @@ def test_awkward_tokenizers(kind, types, target, prediction):
 @given(kind=st.sampled_from(sorted(AWKWARD)), types=valid_type_lists, targets=st.lists(tok_texts, max_size=3),
        prediction=tok_texts)
 def test_awkward_tokenizers_score_multi(kind, types, targets, prediction):
+    if kind == "unhashable-when-short":
+        types = [t for t in types if t != "rougeL"]  # the documented difference (see the last test)
     compare_with_tokenizers(AWKWARD[kind], types, None, prediction, multi=targets)
 
 

@@ -95,16 +95,31 @@ def _preview(text: Any) -> str:
     return repr(text[:40] if isinstance(text, (str, bytes)) else text)
 
 
+def _not_tokens(value: Any, text: Any) -> TypeError:
+    return TypeError(f"tokenizer: tokenize() returned {type(value).__name__} for text {_preview(text)}; "
+                     "expected a list (or tuple) of hashable tokens")
+
+
+def _size(value: Any, text: Any) -> int:
+    """``len`` of a tokenizer output (rouge-score's first use of it), or its TypeError."""
+    try:
+        return len(value)
+    except TypeError:
+        raise _not_tokens(value, text) from None
+
+
 def _tokens(value: Any, text: Any) -> List[Any]:
     """The tokenizer's output for ``text`` as a list for the kernels: a list, a tuple or a str / bytes
-    (rouge-score slices and indexes what it gets, so a str is a sequence of characters), else the
-    TypeError rouge-score meets (``len`` or a subscript of something that is not a sequence)."""
+    (rouge-score slices and indexes what it gets, so a str is a sequence of characters); an empty value
+    of any sized type (rouge-score indexes nothing in it); else the TypeError rouge-score meets (``len``
+    or a subscript of something that is not a sequence)."""
     if type(value) is list:
         return value
     if isinstance(value, (list, tuple, str, bytes)):
         return list(value)
-    raise TypeError(f"tokenizer: tokenize() returned {type(value).__name__} for text {_preview(text)}; "
-                    "expected a list (or tuple) of hashable tokens")
+    if _size(value, text) == 0:
+        return []
+    raise _not_tokens(value, text)
 
 
 class _Plan:
@@ -281,10 +296,10 @@ class RougeScorer(scoring.BaseScorer):
         return rouge.score_stats(rouge.pair_stats(prediction_view, target_view))[name]
 
     def _ngrams(self, target_tokens: Any, prediction_tokens: Any, n: int, target: Any, prediction: Any) -> Score:
-        tt = _tokens(target_tokens, target)
-        pt = _tokens(prediction_tokens, prediction)
-        # rouge-score hashes no token of a text shorter than n (it has no n-gram): neither do the kernels
-        return self._stats_score(f"rouge{n}", (pt if len(pt) >= n else [], None), (tt if len(tt) >= n else [], None))
+        # rouge-score reads no token of a text shorter than n (it has no n-gram): neither do the kernels
+        tt = _tokens(target_tokens, target) if _size(target_tokens, target) >= n else []
+        pt = _tokens(prediction_tokens, prediction) if _size(prediction_tokens, prediction) >= n else []
+        return self._stats_score(f"rouge{n}", (pt, None), (tt, None))
 
     def _lcs(self, target_tokens: Any, prediction_tokens: Any, target: Any, prediction: Any) -> Score:
         if not target_tokens or not prediction_tokens:
@@ -297,8 +312,10 @@ class RougeScorer(scoring.BaseScorer):
                      prediction: Any) -> Score:
         if not target_sents or not prediction_sents:
             return _ZERO
+        m = sum(_size(s, target) for s in target_sents)
+        n = sum(_size(s, prediction) for s in prediction_sents)
+        if not n or not m:
+            return _ZERO
         ts = [_tokens(s, target) for s in target_sents]
         ps = [_tokens(s, prediction) for s in prediction_sents]
-        if not any(ts) or not any(ps):
-            return _ZERO
         return self._stats_score("rougeLsum", (None, ps), (None, ts))
