@@ -488,10 +488,29 @@ class RougeScorer:
                              f"{sentence_splitter!r} was given; pass one of them")
         self._rouge = Rouge(self.rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer,
                             sentence_splitter=sentence_splitter, **options)
-        rouge = self._rouge
-        self._max = rouge if rouge.config.multi_ref == "max" else Rouge(
-            config=rouge.config.replace(multi_ref="max"), backend=rouge.backend, num_threads=rouge.num_threads)
-        self._score_one, self._score_max = rouge.score, self._max.score  # bound once: a per-pair hot path
+        self._max = self._max_of(self._rouge)
+        self._bind()
+
+    @staticmethod
+    def _max_of(rouge: Rouge) -> Rouge:
+        """``rouge``, or the same settings with ``multi_ref="max"`` (``score_multi``'s selection)."""
+        if rouge.config.multi_ref == "max":
+            return rouge
+        return Rouge(config=rouge.config.replace(multi_ref="max"), backend=rouge.backend, num_threads=rouge.num_threads)
+
+    def _bind(self) -> None:
+        # A per-pair hot path: the native whole-pipeline scorer of each Rouge (Rouge's own fast path, in
+        # this module), called directly; everything it declines goes through Rouge.score.
+        self._pair = self._rouge._fast.score if self._rouge._fast is not None else None
+        self._pair_max = self._max._fast.score if self._max._fast is not None else None
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"rouge_types": self.rouge_types, "_rouge": self._rouge, "_max": self._max}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.rouge_types, self._rouge = state["rouge_types"], state["_rouge"]
+        self._max = state.get("_max") or self._max_of(self._rouge)
+        self._bind()
 
     @property
     def rouge(self) -> Rouge:
@@ -504,19 +523,29 @@ class RougeScorer:
 
     def score(self, target: str, prediction: str) -> Dict[str, Score]:
         """``{type: Score}`` of ``prediction`` against ``target`` (rouge-score's argument order)."""
+        pair = self._pair
+        if pair is not None and type(target) is str:
+            out = pair(prediction, target)
+            if out is not None:
+                return out
         if type(target) is not str:
             check_prediction(target, 0, "target")
-        return self._score_one(prediction=prediction, references=target)
+        return self._rouge.score(prediction=prediction, references=target)
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
         """Per type, the score of the target with the highest F-measure (the first on ties)."""
         if (type(targets) is list or type(targets) is tuple) and targets:
+            pair = self._pair_max
+            if pair is not None:
+                out = pair(prediction, targets)
+                if out is not None:
+                    return out
             try:
-                return self._score_max(prediction=prediction, references=targets)
+                return self._max.score(prediction=prediction, references=targets)
             except TypeError:
                 self._check_targets(targets, prediction)  # the error names `targets`
                 raise
-        return self._score_max(prediction=prediction, references=self._check_targets(targets, prediction))
+        return self._max.score(prediction=prediction, references=self._check_targets(targets, prediction))
 
     @staticmethod
     def _check_targets(targets: Any, prediction: Any) -> List[str]:
