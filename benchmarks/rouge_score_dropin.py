@@ -4,6 +4,7 @@ generator state).
 
     python benchmarks/rouge_score_dropin.py                 # every workload, warm and cold
     python benchmarks/rouge_score_dropin.py --rounds 9 --cold-rounds 5
+    python benchmarks/rouge_score_dropin.py --ab ../base --rounds 9   # score loops: this checkout vs ../base
 
 Workloads (rouge-score's defaults: confidence_interval=0.95, n_samples=1000):
 - ``score() loop``: ``RougeScorer.score(target, prediction)`` over ``--pairs`` CNN/DM pairs (first
@@ -13,6 +14,10 @@ Workloads (rouge-score's defaults: confidence_interval=0.95, n_samples=1000):
   ``aggregate``);
 - ``10,000 pairs``: the scores of 10,000 pairs (rouge1/rouge2/rougeL/rougeLsum) in one aggregator, as HF
   evaluate's ``rouge`` does for a summarization set.
+
+``--ab BASE``: instead, the drop-in's ``score`` / ``score_multi`` loops and ``rouge_metric.RougeScorer``'s,
+on 3,000 CNN/DM pairs, in fresh processes importing rouge_metric from this checkout and from the checkout
+``BASE`` (built in place), alternating; CPU time per pair, the median over rounds of the ratio base/new.
 
 Warm: both implementations in this process, in alternating rounds, each round seeding numpy the same
 way; the figure is the median per call and the ratio the median of the per-round ratios. Cold: a fresh
@@ -166,13 +171,67 @@ def cold(label: str, workload: str, rounds: int) -> None:
           f"included; equal: yes)")
 
 
+AB_CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from rouge_metric import RougeScorer
+from rouge_metric.rouge_score import rouge_scorer
+sys.path.insert(0, sys.argv[2])
+from rouge_score_dropin import corpus_pairs, SUM_TYPES
+pairs = corpus_pairs()[:3000]
+refs = [[t, p[:len(p) // 2]] for t, p in pairs]
+dropin, ours = rouge_scorer.RougeScorer(SUM_TYPES, use_stemmer=True), RougeScorer(SUM_TYPES, use_stemmer=True)
+loops = {
+    "drop-in score": lambda: [dropin.score(t, p) for t, p in pairs],
+    "drop-in score_multi": lambda: [dropin.score_multi(r, p) for r, (_, p) in zip(refs, pairs)],
+    "rouge_metric.RougeScorer score": lambda: [ours.score(t, p) for t, p in pairs],
+    "rouge_metric.RougeScorer score_multi": lambda: [ours.score_multi(r, p) for r, (_, p) in zip(refs, pairs)],
+}
+out = {}
+for name, loop in loops.items():
+    loop()
+    times = []
+    for _ in range(5):
+        t0 = time.process_time()
+        loop()
+        times.append(time.process_time() - t0)
+    out[name] = sorted(times)[2] / len(pairs)
+print(json.dumps(out))
+"""
+
+
+def ab(base: str, rounds: int) -> None:
+    """The score loops of this checkout and of ``base``, alternating fresh processes (see the module)."""
+    import json
+
+    trees = {"base": os.path.abspath(base), "new": REPO}
+    ratios: Dict[str, List[float]] = {}
+    for r in range(rounds):
+        res = {}
+        for name in (list(trees) if r % 2 == 0 else list(reversed(list(trees)))):
+            env = dict(os.environ, ROUGE_METRIC_BACKEND="native", PYTHONPATH="")
+            out = subprocess.run([sys.executable, "-c", AB_CHILD, trees[name], os.path.dirname(os.path.abspath(__file__))],
+                                 env=env, capture_output=True, text=True, cwd=trees[name], check=True)
+            res[name] = json.loads(out.stdout)
+        for k in res["base"]:
+            ratios.setdefault(k, []).append(res["base"][k] / res["new"][k])
+        print(f"round {r + 1}: " + "; ".join(f"{k} base {fmt(res['base'][k])} new {fmt(res['new'][k])}"
+                                            for k in res["base"]), flush=True)
+    print("median ratio base time / new time (> 1: new is faster): "
+          + ", ".join(f"{k} {statistics.median(v):.3f}" for k, v in ratios.items()))
+
+
 def main(argv: Any = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=7, help="warm rounds (alternating)")
     ap.add_argument("--cold-rounds", type=int, default=5, help="fresh processes per implementation")
     ap.add_argument("--no-cold", action="store_true")
     ap.add_argument("--pairs", type=int, default=200, help="pairs of the score() loop (rouge-score: ~10 ms each)")
+    ap.add_argument("--ab", metavar="BASE", help="time the score loops against the checkout BASE instead")
     args = ap.parse_args(argv)
+    if args.ab:
+        ab(args.ab, args.rounds)
+        return 0
 
     import platform
 
