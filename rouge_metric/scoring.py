@@ -466,7 +466,8 @@ class RougeScorer:
       tokenizer, sentence splitter, backend), validated at construction with rouge_metric's errors;
     - :class:`rouge_metric.rouge_score.rouge_scorer.RougeScorer` is rouge-score 0.1.2 itself, for programs
       written for it (the same types only, the same errors at the same step, custom tokenizers called as
-      rouge-score calls them); it scores through this class.
+      rouge-score calls them); it scores through this class, and through :meth:`Rouge.pair_stats` for the
+      calls it replays step by step (custom tokenizers, bytes, invalid input).
 
     ``score_multi`` picks, per type, the target with the highest F (first on ties), whatever ``multi_ref``
     is set to.
