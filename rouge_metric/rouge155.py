@@ -159,20 +159,27 @@ class Rouge155(Rouge):
 
     @classmethod
     def from_perl_options(cls, options: str, *, exceptions: Any = None, stopwords: Any = None,
-                          backend: Optional[str] = None) -> "Rouge155":
+                          backend: Optional[str] = None, names: Optional[Dict[str, str]] = None) -> "Rouge155":
         """The scorer of a ROUGE-1.5.5.pl command line, e.g. the options a paper reports.
 
         Understood: ``-n N`` (rouge1..rougeN), ``-x`` (no ROUGE-L), ``-w W``, ``-2 d`` with ``-u``/``-U``,
         ``-f A|B``, ``-p alpha``, ``-m`` (needs ``exceptions=``), ``-s`` (needs ``stopwords=``), ``-l n``,
         ``-b n``, ``-r R``, ``-c cf``; ``-a``, ``-d``, ``-v``, ``-e dir``, ``-z fmt`` and ``-t 0`` are
         accepted and ignored (they do not change the numbers). ``-t 1|2``, ``-3`` (BE) and ``-M`` are
-        not supported and raise ValueError.
+        not supported and raise ValueError. ``names`` says how errors name the inputs (keys ``options``,
+        ``exceptions``, ``stopwords``; the command line passes its own option names).
 
         >>> r = Rouge155.from_perl_options("-c 95 -2 4 -U -r 1000 -n 2 -w 1.2 -a")
         >>> r.rouge_types
         ('rouge1', 'rouge2', 'rougeLsum', 'rougeW', 'rougeS4', 'rougeSU4')
         """
         import shlex
+
+        # How errors name the inputs: ``names`` maps "options", "exceptions" and "stopwords" to the
+        # caller's spelling (the command line passes its option names).
+        label = {"options": "options", "exceptions": "exceptions=<the WordNet exception list> (see Rouge155)",
+                 "stopwords": "stopwords=<path of smart_common_words.txt or a word list>", **(names or {})}
+        where = label["options"] + ": "
 
         with_arg = set("bcef" "lnpt" "r23wz")
         flags = set("ahHdmMsuUvx")
@@ -183,7 +190,7 @@ class Rouge155(Rouge):
             tok = toks[i]
             i += 1
             if not tok.startswith("-") or tok == "-":
-                raise ValueError(f"options: unexpected argument {tok!r} (give only options, not the config file)")
+                raise ValueError(f"{where}unexpected argument {tok!r} (give only options, not the config file)")
             j = 1
             while j < len(tok):
                 ch = tok[j]
@@ -191,26 +198,26 @@ class Rouge155(Rouge):
                     val = tok[j + 1:]
                     if not val:
                         if i >= len(toks):
-                            raise ValueError(f"options: -{ch} needs a value")
+                            raise ValueError(f"{where}-{ch} needs a value")
                         val = toks[i]
                         i += 1
                     opts[ch] = val
                     break
                 if ch not in flags:
-                    raise ValueError(f"options: unknown option -{ch}")
+                    raise ValueError(f"{where}unknown option -{ch}")
                 opts[ch] = ""
                 j += 1
         for bad, why in (("3", "BE scoring"), ("M", "stemming models only")):
             if bad in opts:
-                raise ValueError(f"options: -{bad} ({why}) is not supported by the preset")
+                raise ValueError(f"{where}-{bad} ({why}) is not supported by the preset")
         if opts.get("t", "0") not in ("0", ""):
-            raise ValueError("options: -t 1/-t 2 (token-level averaging) is not supported; use -t 0 (the default)")
+            raise ValueError(f"{where}-t 1/-t 2 (token-level averaging) is not supported; use -t 0 (the default)")
 
         def num(ch: str, kind: type) -> Any:
             try:
                 return kind(opts[ch])
             except ValueError:
-                raise ValueError(f"options: -{ch} expects a {kind.__name__}, got {opts[ch]!r}") from None
+                raise ValueError(f"{where}-{ch} expects a {kind.__name__}, got {opts[ch]!r}") from None
 
         types: List[str] = []
         if "n" in opts:
@@ -230,11 +237,11 @@ class Rouge155(Rouge):
                 if "U" in opts:
                     types.append(f"rougeSU{tag}")
         if not types:
-            raise ValueError("options: no measure selected (-x without -n, -w or -2)")
+            raise ValueError(f"{where}no measure selected (-x without -n, -w or -2)")
         if "m" in opts and exceptions is None:
-            raise ValueError("options: -m needs exceptions=<the WordNet exception list> (see Rouge155)")
+            raise ValueError(f"{where}-m needs {label['exceptions']}")
         if "s" in opts and stopwords is None:
-            raise ValueError("options: -s needs stopwords=<path of smart_common_words.txt or a word list>")
+            raise ValueError(f"{where}-s needs {label['stopwords']}")
         return cls(types, multi_ref=opts.get("f", "A"), alpha=num("p", float) if "p" in opts else 0.5,
                    use_stemmer="m" in opts, exceptions=exceptions if "m" in opts else None,
                    stopwords=stopwords if "s" in opts else None,

@@ -204,6 +204,34 @@ class RougeMetric(evaluate.Metric):
         self.writer.write_batch(batch)
         return True
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Compute the module: ``EvaluationModule.compute``, whose result, random state and module state
+        afterwards this keeps exactly. When the whole input comes to this call in a single process with
+        nothing added before, the input is validated and scored directly, without the round trip
+        through evaluate's Arrow cache (which returns the same validated lists); every other case
+        (``add``/``add_batch`` before, several processes, a missing input) is evaluate's own path."""
+        if predictions is None or references is None or not self._direct_compute_possible():
+            return super().compute(predictions=predictions, references=references, **kwargs)
+        predictions, references = validate_batch(predictions, references)
+        if not predictions:
+            raise ValueError("predictions: empty list; give at least one prediction")
+        with evaluate.module.temp_seed(self.seed):
+            output = self._compute(predictions=predictions, references=references, **kwargs)
+        # what EvaluationModule.compute leaves behind
+        self.cache_file_name = None
+        self.filelock = None
+        self.selected_feature_format = None
+        return output
+
+    def _direct_compute_possible(self):
+        """One process, nothing written yet, and the evaluate this was written for (its attributes)."""
+        state = ("num_process", "process_id", "writer", "buf_writer", "data", "seed", "cache_file_name",
+                 "filelock", "selected_feature_format")
+        if not all(hasattr(self, a) for a in state) or not callable(getattr(evaluate.module, "temp_seed", None)):
+            return False
+        return (self.num_process == 1 and self.process_id == 0 and self.writer is None
+                and self.buf_writer is None and self.data is None)
+
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference(s) (validated)."""
         _check_keywords("add", kwargs)

@@ -34,6 +34,20 @@ class Rouge:
     >>> result = rouge.compute(predictions=["a b c", "d e"], references=[["a b", "c"], "d e"])
     >>> round(result.scores["rouge1"].fmeasure, 4)
     0.9
+
+    Args:
+        rouge_types: the types to score (``rouge1`` ... ``rougeN``, ``rougeL``, ``rougeLsum``, ``rougeW``,
+            ``rougeS<d>``, ``rougeSU<d>``).
+        config: a :class:`RougeConfig` (``options`` then replace some of its fields).
+        backend: ``auto`` (default: the ``ROUGE_METRIC_BACKEND`` environment variable, then native when
+            built), ``python`` or ``native``; chosen once, here, and named in every signature.
+        num_threads: threads of the native batch scorer (default: all cores; the numbers do not depend on it).
+        pipeline: a text pipeline object (``process(text) -> (tokens, sentences)``, optionally its own
+            ``pair_stats``) that replaces the configured one; presets use it (``Rouge155`` passes the
+            ROUGE-1.5.5 pipeline). It runs in Python on the backend's kernels.
+        rounding: per-example rounding of the scores: None, or ``"perl"`` (ROUGE-1.5.5's printed five
+            decimals, F from the rounded P and R; with ``multi_ref`` ``pool`` or ``best_recall``).
+        **options: :class:`RougeConfig` fields (``use_stemmer``, ``tokenizer``, ``multi_ref``, ...).
     """
 
     def __init__(self, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
@@ -203,13 +217,23 @@ def compute(*, predictions: Sequence[str], references: Sequence[References],
         predictions=predictions, references=references, return_per_example=return_per_example)
 
 
-# ------------------------------------------------------------------------- rouge-score drop-in
+# ----------------------------------------------------------------- rouge-score's calling convention
 class RougeScorer:
-    """Drop-in replacement for ``rouge_score.rouge_scorer.RougeScorer`` with identical floats.
+    """rouge-score's calling convention on a :class:`Rouge`: ``score(target, prediction)`` and
+    ``score_multi(targets, prediction)``, with identical floats for rouge-score's types.
 
-    ``score(target, prediction)`` keeps rouge-score's argument order; ``score_multi`` picks, per type,
-    the target with the highest F (first on ties). Also accepts every rouge_metric type
-    (rougeN for any N, rougeW, rougeS*, rougeSU*); unknown types fail here, not at the first score.
+    One story for the two ``RougeScorer`` classes:
+
+    - this class is rouge_metric's: rouge-score's method names and argument order over one
+      :class:`Rouge` (:attr:`rouge`), with all of rouge_metric's settings (every rouge type, any
+      tokenizer, sentence splitter, backend), validated at construction with rouge_metric's errors;
+    - :class:`rouge_metric.rouge_score.rouge_scorer.RougeScorer` is rouge-score 0.1.2 itself, for programs
+      written for it (the same types only, the same errors at the same step, custom tokenizers called as
+      rouge-score calls them); it scores through this class, and through :meth:`Rouge.pair_stats` for the
+      calls it replays step by step (custom tokenizers, bytes, invalid input).
+
+    ``score_multi`` picks, per type, the target with the highest F (first on ties), whatever ``multi_ref``
+    is set to.
 
     >>> scorer = RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
     >>> scorer.score("The quick brown fox jumps over the lazy dog",
@@ -228,31 +252,69 @@ class RougeScorer:
                              f"{sentence_splitter!r} was given; pass one of them")
         self._rouge = Rouge(self.rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer,
                             sentence_splitter=sentence_splitter, **options)
+        self._max = self._max_of(self._rouge)
+        self._bind()
+
+    @staticmethod
+    def _max_of(rouge: Rouge) -> Rouge:
+        """``rouge``, or the same settings with ``multi_ref="max"`` (``score_multi``'s selection)."""
+        if rouge.config.multi_ref == "max":
+            return rouge
+        return Rouge(config=rouge.config.replace(multi_ref="max"), backend=rouge.backend, num_threads=rouge.num_threads)
+
+    def _bind(self) -> None:
+        # A per-pair hot path: the native whole-pipeline scorer of each Rouge (Rouge's own fast path, in
+        # this module), called directly; everything it declines goes through Rouge.score.
+        self._pair = self._rouge._quick if self._rouge.native_pipeline else None
+        self._pair_max = self._max._quick if self._max.native_pipeline else None
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"rouge_types": self.rouge_types, "_rouge": self._rouge, "_max": self._max}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.rouge_types, self._rouge = state["rouge_types"], state["_rouge"]
+        self._max = state.get("_max") or self._max_of(self._rouge)
+        self._bind()
+
+    @property
+    def rouge(self) -> Rouge:
+        """The :class:`Rouge` this scorer scores with (its settings, text views, statistics)."""
+        return self._rouge
 
     @property
     def config(self) -> RougeConfig:
         return self._rouge.config
 
     def score(self, target: str, prediction: str) -> Dict[str, Score]:
-        if self._rouge.native_pipeline and type(target) is str:
-            out = self._rouge._quick(prediction, target)
+        """``{type: Score}`` of ``prediction`` against ``target`` (rouge-score's argument order)."""
+        pair = self._pair
+        if pair is not None and type(target) is str:
+            out = pair(prediction, target)
             if out is not None:
                 return out
-        check_prediction(target, 0, "target")
-        check_prediction(prediction, 0, "prediction")
-        per_ref, _, _ = self._rouge.example_stats(prediction, [target])
-        return self._rouge.combine(per_ref)
+        if type(target) is not str:
+            check_prediction(target, 0, "target")
+        return self._rouge.score(prediction=prediction, references=target)
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
-        if self._rouge.native_pipeline and type(targets) in (list, tuple) and targets:
-            out = self._rouge._quick(prediction, targets, self._rouge.kernels.Mode.max)  # max F, first on ties
-            if out is not None:
-                return out
+        """Per type, the score of the target with the highest F-measure (the first on ties)."""
+        if (type(targets) is list or type(targets) is tuple) and targets:
+            pair = self._pair_max
+            if pair is not None:
+                out = pair(prediction, targets)
+                if out is not None:
+                    return out
+            try:
+                return self._max.score(prediction=prediction, references=targets)
+            except TypeError:
+                self._check_targets(targets, prediction)  # the error names `targets`
+                raise
+        return self._max.score(prediction=prediction, references=self._check_targets(targets, prediction))
+
+    @staticmethod
+    def _check_targets(targets: Any, prediction: Any) -> List[str]:
         check_prediction(prediction, 0, "prediction")
         if not isinstance(targets, str) and (not hasattr(targets, "__iter__") or isinstance(targets, (Mapping, AbstractSet))):
             raise TypeError(f"targets: expected a list of str (the references of the prediction), got "
                             f"{type_name(targets)}")
-        refs = normalize_references(list(targets) if not isinstance(targets, str) else targets, 0, "targets")
-        r = self._rouge
-        per_ref, _, _ = r.example_stats(prediction, refs)
-        return r.combine(per_ref, "max")
+        return normalize_references(list(targets) if not isinstance(targets, str) else targets, 0, "targets")
