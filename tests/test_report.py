@@ -257,12 +257,7 @@ def test_a_missing_matplotlib_names_the_extra(monkeypatch):
 
 # ------------------------------------------------------------------------------------------ CLI
 def _cli(argv):
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="rouge-metric")
-    report_cli.add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return report_cli.main(argv)
 
 
 def _write(path, lines):
@@ -297,31 +292,42 @@ def test_cli_several_reference_files(tmp_path):
     assert data["rows"][0]["r"] == [REFS[0], LONGER[0]]
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda d: ["--predictions", _write(d / "p.txt", BASE[:7]), "--references", _write(d / "r.txt", REFS)],
+@pytest.mark.parametrize("make, code, message", [
+    (lambda d: ["--predictions", _write(d / "p.txt", BASE[:7]), "--references", _write(d / "r.txt", REFS)], 5,
      "p.txt: 7 lines, but --references {d}/r.txt has 8 lines"),
     (lambda d: ["--references", _write(d / "r.txt", REFS), "--references", _write(d / "r2.txt", REFS + ["x"]),
-                "--predictions", _write(d / "p.txt", BASE)], "r2.txt: 9 lines, but --references {d}/r.txt has 8"),
+                "--predictions", _write(d / "p.txt", BASE)], 5, "r2.txt: 9 lines, but --references {d}/r.txt has 8"),
     (lambda d: ["--references", _write(d / "r.txt", REFS), "--system", "A=" + _write(d / "a.txt", BASE),
-                "--system", "B=" + _write(d / "b.txt", LONGER[:6])], "(--system #2): 6 lines, but --references"),
+                "--system", "B=" + _write(d / "b.txt", LONGER[:6])], 5, "(--system #2): 6 lines, but --references"),
     (lambda d: ["--references", _write(d / "r.txt", REFS), "--system", "A=" + _write(d / "a.txt", BASE),
-                "--system", "A=" + _write(d / "b.txt", LONGER)], "system name 'A' given twice (also --system #1)"),
-    (lambda d: ["--references", _write(d / "r.txt", REFS)], "--predictions or --system: give at least one"),
-    (lambda d: ["--references", str(d / "missing.txt"), "--predictions", _write(d / "p.txt", BASE)],
-     "missing.txt: cannot read"),
+                "--system", "A=" + _write(d / "b.txt", LONGER)], 2, "system name 'A' given twice (also --system #1)"),
+    (lambda d: ["--references", _write(d / "r.txt", REFS)], 2, "--predictions or --system: give at least one"),
+    (lambda d: ["--references", str(d / "missing.txt"), "--predictions", _write(d / "p.txt", BASE)], 3,
+     "missing.txt: file not found"),
+    (lambda d: ["--references", _write(d / "r.txt", []), "--predictions", _write(d / "p.txt", BASE)], 6,
+     "r.txt: empty input (no lines)"),
+    (lambda d: ["--references", _write(d / "r.txt", REFS), "--predictions", _write(d / "p.txt", BASE),
+                "--rouge-types", "rouge0"], 2, "rouge0"),
 ])
-def test_cli_errors_name_the_file_and_line_counts(tmp_path, capsys, make, message):
-    code = _cli(["report", *make(tmp_path), "--output", str(tmp_path / "o.html")])
+def test_cli_errors_name_the_file_and_line_counts(tmp_path, capsys, make, code, message):
+    got = _cli(["report", *make(tmp_path), "--output", str(tmp_path / "o.html")])
     err = capsys.readouterr().err
-    assert code == 2 and message.format(d=tmp_path) in err, err
+    assert got == code and message.format(d=tmp_path) in err, err
     assert not (tmp_path / "o.html").exists()
 
 
-def test_cli_empty_file(tmp_path, capsys):
-    (tmp_path / "r.txt").write_text("", encoding="utf-8")
-    code = _cli(["report", "--references", str(tmp_path / "r.txt"), "--predictions", str(tmp_path / "r.txt"),
-                 "--output", str(tmp_path / "o.html")])
-    assert code == 2 and "empty file" in capsys.readouterr().err
+def test_cli_run_raises_the_readers_errors(tmp_path):
+    """``run`` raises the readers' errors; the command line turns their kind into the exit code."""
+    import argparse
+
+    from rouge_metric.readers import MisalignedInputError
+
+    parser = argparse.ArgumentParser()
+    report_cli.add_parser(parser.add_subparsers(dest="command"), argparse.RawDescriptionHelpFormatter)
+    args = parser.parse_args(["report", "--predictions", _write(tmp_path / "p.txt", BASE[:2]), "--references",
+                              _write(tmp_path / "r.txt", REFS), "--output", str(tmp_path / "o.html")])
+    with pytest.raises(MisalignedInputError, match="2 lines, but --references"):
+        args.func(args)
 
 
 # ------------------------------------------------------------------------------------------ notebooks

@@ -6,8 +6,10 @@
 ``--references`` may be repeated (example ``i`` has line ``i`` of every file as its references);
 ``--predictions`` (named by ``--name``) and every ``--system NAME=FILE`` hold one prediction per line; the
 first system is the baseline of the comparisons. :func:`add_parser` declares the subcommand on an
-``argparse`` subparsers object and :func:`run` executes it (exit code 0, or 2 with a message naming the
-file, the argument and the line counts).
+``argparse`` subparsers object and :func:`run` executes it. Files are read by :mod:`rouge_metric.readers`
+(the command line's readers); a bad input raises its :class:`~rouge_metric.readers.InputError` (``kind``:
+``file``, ``format``, ``empty``, ``misaligned``, ``usage``) naming the option, the file and the line counts,
+and the command line turns the kind into its exit code.
 """
 
 from __future__ import annotations
@@ -17,35 +19,7 @@ import shlex
 import sys
 from typing import Any, List, Optional, Tuple
 
-#: Exit codes: bad input (a file missing, not UTF-8, not line-aligned, empty; a bad option value).
-EXIT_OK, EXIT_INPUT = 0, 2
-
-
-class ReportInputError(Exception):
-    """A file that cannot be used: the message names the file and the argument."""
-
-
-def read_lines(path: str, arg: str) -> List[str]:
-    """The lines of a UTF-8 file (``\\n`` or ``\\r\\n``; a final newline ends the last line)."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise ReportInputError(f"{arg} {path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ReportInputError(f"{arg} {path}:{line}: invalid UTF-8 (byte offset {exc.start}); re-encode the file "
-                               "as UTF-8") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not text:
-        raise ReportInputError(f"{arg} {path}: empty file (no lines); a report needs at least one example")
-    if text.endswith("\n"):
-        text = text[:-1]
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
-
+from ..readers import InputError, InputUsageError, MisalignedInputError, read_lines
 
 def _system(spec: str) -> Tuple[str, str]:
     name, sep, path = spec.partition("=")
@@ -58,14 +32,16 @@ def _types(text: str) -> List[str]:
     return [t for t in text.replace(",", " ").split() if t]
 
 
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Declare ``report`` on ``subparsers`` (from ``ArgumentParser.add_subparsers``); returns its parser."""
+def add_parser(subparsers: Any, formatter_class: Any = None) -> argparse.ArgumentParser:
+    """Declare ``report`` on ``subparsers`` (from ``ArgumentParser.add_subparsers``), with the command line's
+    ``formatter_class`` when given; returns its parser."""
+    extra = {} if formatter_class is None else {"formatter_class": formatter_class}
     p = subparsers.add_parser(
         "report", help="write a self-contained HTML report (scores, distributions, length, examples, systems)",
         description="Write one self-contained HTML file that works offline: corpus scores with bootstrap "
                     "intervals, distributions, length analysis, every example (or a seeded sample) with its "
                     "explanation, and for two or more systems paired significance tests. Needs the [report] "
-                    "extra (matplotlib).")
+                    "extra (matplotlib).", **extra)
     p.add_argument("--predictions", metavar="FILE", help="predictions, one per line (the first system)")
     p.add_argument("--name", default=None, help="name of --predictions (default: predictions, or baseline with "
                                                 "--system)")
@@ -120,73 +96,76 @@ def command_line(args: argparse.Namespace) -> str:
 
 def load(args: argparse.Namespace) -> Tuple[Optional[List[str]], List[List[str]], List[Tuple[str, List[str]]]]:
     """``(predictions, references, systems)`` from the files, checked to be line-aligned."""
-    ref_files = [(path, read_lines(path, "--references")) for path in args.references]
+    ref_files = [(path, read_lines(path)) for path in args.references]
     n = len(ref_files[0][1])
     first = ref_files[0][0]
     for path, lines in ref_files[1:]:
         if len(lines) != n:
-            raise ReportInputError(f"--references {path}: {len(lines)} lines, but --references {first} has {n} "
+            raise MisalignedInputError(f"--references {path}: {len(lines)} lines, but --references {first} has {n} "
                                    "lines; the files must be line-aligned (line i of each is example i)")
     preds = None
     if args.predictions is not None:
-        preds = read_lines(args.predictions, "--predictions")
+        preds = read_lines(args.predictions)
         if len(preds) != n:
-            raise ReportInputError(f"--predictions {args.predictions}: {len(preds)} lines, but --references {first} "
+            raise MisalignedInputError(f"--predictions {args.predictions}: {len(preds)} lines, but --references {first} "
                                    f"has {n} lines; the files must be line-aligned (line i of each is example i)")
     systems = []
     seen = {} if args.predictions is None else {args.name or "baseline": "--name"}
     for k, (name, path) in enumerate(args.system):
         if name in seen:
-            raise ReportInputError(f"--system {name}={path} (--system #{k + 1}): system name {name!r} given twice "
+            raise InputUsageError(f"--system {name}={path} (--system #{k + 1}): system name {name!r} given twice "
                                    f"(also {seen[name]}); give every system its own name")
         seen[name] = f"--system #{k + 1}"
-        lines = read_lines(path, f"--system {name}")
+        lines = read_lines(path)
         if len(lines) != n:
-            raise ReportInputError(f"--system {name}={path} (--system #{k + 1}): {len(lines)} lines, but --references "
+            raise MisalignedInputError(f"--system {name}={path} (--system #{k + 1}): {len(lines)} lines, but --references "
                                    f"{first} has {n} lines; the files must be line-aligned (line i of each is "
                                    "example i)")
         systems.append((name, lines))
     if preds is None and not systems:
-        raise ReportInputError("--predictions or --system: give at least one system's predictions")
+        raise InputUsageError("--predictions or --system: give at least one system's predictions")
     refs = [[lines[i] for _, lines in ref_files] for i in range(n)]
     return preds, refs, systems
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build and write the report; print where it went. Returns the exit code."""
+    """Build and write the report; print where it went. Returns 0; bad input raises (see the module)."""
     from .build import report
 
-    try:
-        preds, refs, systems = load(args)
-        options: dict = {"seed": args.seed, "n_resamples": args.n_resamples,
-                         "confidence_level": args.confidence_level, "use_stemmer": args.use_stemmer}
-        if args.rouge_types:
-            options["rouge_types"] = args.rouge_types
-        for key in ("tokenizer", "multi_ref", "test_resamples", "max_examples", "title", "name"):
-            if getattr(args, key) is not None:
-                options[key] = getattr(args, key)
-        if systems:
-            options["systems"] = systems
-        rep = report(preds, refs, command=command_line(args), **options)
-        rep.save(args.output)
-    except ReportInputError as exc:
-        print(f"rouge-metric report: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    except (ValueError, TypeError, ImportError, OSError) as exc:
-        print(f"rouge-metric report: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+    preds, refs, systems = load(args)
+    options: dict = {"seed": args.seed, "n_resamples": args.n_resamples, "confidence_level": args.confidence_level,
+                     "use_stemmer": args.use_stemmer}
+    if args.rouge_types:
+        options["rouge_types"] = args.rouge_types
+    for key in ("tokenizer", "multi_ref", "test_resamples", "max_examples", "title", "name"):
+        if getattr(args, key) is not None:
+            options[key] = getattr(args, key)
+    if systems:
+        options["systems"] = systems
+    rep = report(preds, refs, command=command_line(args), **options)
+    rep.save(args.output)
     d = rep.data
     print(f"wrote {args.output}: {d.n} examples, {len(d.names)} system(s), table of {len(rep.kept)} examples")
-    return EXIT_OK
+    return 0
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """``python -m rouge_metric.report.cli ...``: the subcommand on its own (the same options)."""
+    """``python -m rouge_metric.report.cli report ...``: the subcommand on its own (the same options and
+    exit codes as ``rouge-metric report``)."""
     parser = argparse.ArgumentParser(prog="rouge-metric")
     sub = parser.add_subparsers(dest="command", required=True)
     add_parser(sub)
     args = parser.parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except InputError as exc:
+        from ..cli.errors import exit_code
+
+        print(f"rouge-metric: error: {exc}", file=sys.stderr)
+        return exit_code(exc)
+    except (ValueError, TypeError) as exc:
+        print(f"rouge-metric: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
