@@ -18,6 +18,11 @@ The package, one module per concern:
 * :mod:`~rouge_metric.report.cli`: the ``report`` subcommand (``add_parser``, ``run``).
 """
 
-from .build import MAX_EXAMPLES, Report, report
+from .._lazy import lazy_attributes
+
+# Imported on first use: the command line imports rouge_metric.report.cli to declare the subcommand, and
+# that must not load the scorer, the explanations and the significance tests.
+__getattr__, __dir__ = lazy_attributes(__name__, {"MAX_EXAMPLES": "build", "Report": "build", "report": "build"},
+                                       globals())
 
 __all__ = ["MAX_EXAMPLES", "Report", "report"]
