@@ -9,6 +9,7 @@ import sys
 from typing import Dict, Optional, Sequence, Tuple
 
 from ..readers import InputError as ReadError
+from ..report import cli as report
 from . import compare, explain, export_space, generate, score
 from .errors import EXIT_FILE, EXIT_INTERRUPTED, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, exit_code
 from .options import Parser, epilog
@@ -28,7 +29,7 @@ def _build() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParser
 
     parser.add_argument("--version", action="version", version=f"rouge-metric {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in (score, explain, export_space, compare, generate):
+    for command in (score, explain, export_space, compare, generate, report):
         command.add_parser(sub, fmt)
     return parser, dict(sub.choices)
 
