@@ -192,11 +192,11 @@ PYBIND11_MODULE(_native, m) {
         .value("lcsum", Kind::LCSUM)
         .value("wlcs", Kind::WLCS)
         .value("skip", Kind::SKIP);
-    py::enum_<Mode>(m, "Mode", "Multi-reference mode: best F, mean of P/R/F, pooled statistics, best recall.")
-        .value("max", Mode::MAX)
-        .value("mean", Mode::MEAN)
-        .value("pool", Mode::POOL)
-        .value("best_recall", Mode::BEST_RECALL);
+    py::enum_<Mode> modes(m, "Mode", "Multi-reference mode: best F, mean of P/R/F, pooled statistics, best recall.");
+    modes.value("max", Mode::MAX).value("mean", Mode::MEAN).value("pool", Mode::POOL).value("best_recall", Mode::BEST_RECALL);
+    const char* mode_names[4] = {"max", "mean", "pool", "best_recall"};
+    for (int k = 0; k < 4; ++k)  // the members themselves (Mode.max is one object), held for the process
+        MODE_MEMBERS[k] = py::object(modes.attr(mode_names[k])).inc_ref().ptr();
     py::enum_<FMeasure>(m, "FMeasure",
                         "F-measure: f1 = 2PR/(P+R); alpha = ROUGE-1.5.5's, fparam = alpha; beta = F-beta, "
                         "fparam = beta * beta.")

@@ -80,6 +80,15 @@ E enum_arg(py::handle v, const std::string& where, const char* expected) {
     return v.cast<E>();
 }
 
+// The members of _native.Mode by value (bindings.cpp fills it when the module is made, holding a
+// reference to each): the per-pair path recognises its mode argument by identity, without a lookup.
+inline PyObject* MODE_MEMBERS[4] = {nullptr, nullptr, nullptr, nullptr};
+inline Mode mode_arg(py::handle v) {
+    for (int k = 0; k < 4; ++k)
+        if (v.ptr() == MODE_MEMBERS[k]) return (Mode)k;
+    return enum_arg<Mode>(v, "mode", "Mode");
+}
+
 // The Python face of a Scorer: type names and the Score type of the results.
 struct PyScorer {
     std::vector<py::object> names;  // (declared before core: its constructor fills them)
@@ -132,7 +141,7 @@ struct PyScorer {
     // Per-pair path: prediction str, references str or list/tuple of str, in multi-reference mode
     // `mode` (None: the scorer's). None when the input needs the Python validation path.
     py::object score(py::handle pred, py::handle refs, py::handle mode) {
-        const Mode md = mode.is_none() ? core.mode : enum_arg<Mode>(mode, "mode", "Mode");
+        const Mode md = mode.is_none() ? core.mode : mode_arg(mode);
         // score_pair may release the GIL (waiting for a vocabulary that a batch holds) and run Python
         // code (the Python stemmer): every text it reads is pinned first.
         Pins pins;
