@@ -110,7 +110,10 @@ class _Segmenter:
         cache = self._cache
         out = cache.get(text)
         if out is not None:
-            cache.move_to_end(text)
+            try:
+                cache.move_to_end(text)
+            except KeyError:  # dropped by another thread meanwhile
+                pass
             return out
         fn = self.fn
         try:
@@ -121,7 +124,10 @@ class _Segmenter:
                 f"({type(exc).__name__}: {exc})") from exc
         cache[text] = out
         if len(cache) > CACHE_SIZE:
-            cache.popitem(last=False)
+            try:
+                cache.popitem(last=False)
+            except KeyError:
+                pass
         return out
 
     def clear_cache(self) -> None:
