@@ -190,7 +190,7 @@ class _Fallback:
                 f"is not installed ({exc}); install it with `pip install 'rouge-metric-hf[{EXTRA}]'` "
                 "(or `pip install pyonmttok`)") from None
         self._tokenize = pyonmttok.Tokenizer("aggressive").tokenize
-        self.name = f"pyonmttok-aggressive({segment._version('pyonmttok')})"
+        self.name = f"pyonmttok-aggressive({segment.package_version('pyonmttok')})"
 
     def __call__(self, text: str) -> List[str]:
         return _CJK_RE.sub(r" \1 ", " ".join(self._tokenize(text)[0])).split()
@@ -356,7 +356,7 @@ def language_stemmer(lang: Optional[str], bengali_rules: Any = None) -> Tuple[Op
                 f"lang='turkish' with use_stemmer=True needs the package 'TurkishStemmer', which is not installed "
                 f"({exc}); install it with `pip install 'rouge-metric-hf[{EXTRA}]'` (or `pip install TurkishStemmer`)"
             ) from None
-        return TurkishStemmer().stem, f"turkishstemmer({segment._version('TurkishStemmer')})"
+        return TurkishStemmer().stem, f"turkishstemmer({segment.package_version('TurkishStemmer')})"
     if lang == "bengali":
         path = find_bengali_rules(bengali_rules)
         with open(path, "rb") as f:
@@ -396,7 +396,7 @@ class XLSumTokenizer:
         self.min_char_length = min_char_length
         self.fallback = _Fallback()
         if callable_tokenizer is not None:
-            self.segmenter: Optional[Callable[[str], Sequence[str]]] = callable_tokenizer
+            self.segmenter: Optional[Callable[[str], Sequence[str]]] = _checked_callable(callable_tokenizer)
             seg_name = "custom(" + getattr(callable_tokenizer, "__qualname__", type(callable_tokenizer).__qualname__) + ")"
         elif self.lang in SEGMENTERS:
             seg = segment.raw_segmenter(SEGMENTERS[self.lang])
@@ -464,6 +464,22 @@ class XLSumTokenizer:
         return self._stemmed(clean_words(line.lower()))
 
 
+def _checked_callable(func: Callable[[str], Sequence[str]]) -> Callable[[str], Sequence[str]]:
+    """A user's segmenter whose failures name it and the text (the recipe adds the index)."""
+
+    def run(text: str) -> Sequence[str]:
+        try:
+            out = func(text)
+        except Exception as exc:  # noqa: BLE001 - reported with the text it failed on
+            raise segment.SegmenterError(
+                f"callable_tokenizer failed on the text {text[:40]!r} ({type(exc).__name__}: {exc})") from exc
+        if isinstance(out, str) or not isinstance(out, (list, tuple)):
+            raise TypeError(f"callable_tokenizer: expected a list of str, got {type(out).__name__}")
+        return out
+
+    return run
+
+
 _SHARED: Dict[Any, Tuple[XLSumTokenizer, str]] = {}
 _SHARED_LOCK = threading.Lock()
 
@@ -481,6 +497,8 @@ def _key_part(obj: Any) -> Any:
 def xlsum_tokenizer(lang: Optional[str] = None, use_stemmer: bool = False, **settings: Any) -> Tuple[XLSumTokenizer, str]:
     """The process-wide :class:`XLSumTokenizer` of these settings and its registered tokenizer name (one per
     setting: scorers with the same settings share the caches)."""
+    if use_stemmer and canonical_language(lang) == "bengali" and settings.get("callable_stemmer") is None:
+        settings["bengali_rules"] = find_bengali_rules(settings.get("bengali_rules"))  # the file in use is the key
     key = (canonical_language(lang) if isinstance(lang, str) or lang is None else ("bad", id(lang)), bool(use_stemmer),
            tuple(sorted((k, _key_part(v) if k.startswith("callable") else repr(v)) for k, v in settings.items())))
     with _SHARED_LOCK:
@@ -517,10 +535,11 @@ class XLSumRouge:
     ``score(target, prediction)`` keeps XL-Sum's argument order and returns ``{type: Score}``;
     :meth:`compute` scores a corpus with the core's multi-reference modes (``multi_ref="max"``: per type,
     the reference with the highest F, first on ties) and aggregation; ``options`` are the other
-    :class:`~rouge_metric.RougeConfig` settings (``multi_ref``, ``aggregation``, ``seed``, ...).
+    :class:`~rouge_metric.RougeConfig` settings (``multi_ref``, ``aggregation``, ``seed``, ...). It needs
+    the ``multilingual`` extra (pyonmttok, and the segmenter of the language)::
 
-    >>> XLSumRouge(["rouge1"], lang="hindi").score("नमस्ते दुनिया", "नमस्ते भारत")["rouge1"].fmeasure
-    0.5
+        scorer = XLSumRouge(["rouge1", "rougeL"], use_stemmer=True, lang="hindi")
+        scorer.score("नमस्ते दुनिया", "नमस्ते भारत")["rouge1"].fmeasure   # 0.5
     """
 
     def __init__(self, rouge_types: Any = DEFAULT_ROUGE_TYPES, use_stemmer: bool = False, lang: Optional[str] = None,
