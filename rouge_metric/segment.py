@@ -59,7 +59,8 @@ class SegmenterError(RuntimeError):
     """A segmenter could not be loaded (its dictionary) or failed on a text."""
 
 
-def _version(dist: str) -> str:
+def package_version(dist: str) -> str:
+    """The installed version of a distribution, or ``unknown``."""
     from importlib import metadata
 
     try:
@@ -153,7 +154,7 @@ class JiebaSegmenter(_Segmenter):
         return lambda text: list(cut(text))
 
     def describe(self) -> str:
-        return f"jieba({_version('jieba')},dict=default)"
+        return f"jieba({package_version('jieba')},dict=default)"
 
 
 class FugashiSegmenter(_Segmenter):
@@ -176,8 +177,10 @@ class FugashiSegmenter(_Segmenter):
         except Exception as exc:  # noqa: BLE001 - fugashi raises RuntimeError without a dictionary
             raise SegmenterError(
                 "tokenizer='fugashi': MeCab could not load a dictionary. Install one: `pip install unidic-lite` "
-                "(included in the 'multilingual' extra), or `pip install unidic` and then "
-                f"`python -m unidic download` ({type(exc).__name__}: {exc})") from None
+                "(included in the 'multilingual' extra), or `pip install unidic` and then `python -m unidic download`. "
+                "fugashi prefers an installed `unidic` package over unidic-lite, so a `unidic` whose dictionary was "
+                f"never downloaded also fails: download it or uninstall it ({type(exc).__name__}: "
+                f"{str(exc).strip().splitlines()[0] if str(exc).strip() else ''})") from None
         self._dict = _dictionary_name(tagger)
         parse = tagger.parse
         return lambda text: parse(text).split()
@@ -185,7 +188,7 @@ class FugashiSegmenter(_Segmenter):
     def describe(self) -> str:
         if self._dict is None:
             self.fn  # noqa: B018 - loading tells which dictionary is used
-        return f"fugashi({_version('fugashi')},dict={self._dict})"
+        return f"fugashi({package_version('fugashi')},dict={self._dict})"
 
 
 def _dictionary_name(tagger: Any) -> str:
@@ -196,7 +199,7 @@ def _dictionary_name(tagger: Any) -> str:
         return "unknown"
     for package, dist in (("unidic_lite", "unidic-lite"), ("unidic", "unidic"), ("ipadic", "ipadic")):
         if f"/{package}/" in filename.replace("\\", "/"):
-            return f"{dist}-{_version(dist)}"
+            return f"{dist}-{package_version(dist)}"
     return filename
 
 
@@ -211,7 +214,7 @@ class ThaiNewmmSegmenter(_Segmenter):
         return lambda text: word_tokenize(text, engine="newmm")
 
     def describe(self) -> str:
-        v = _version("pythainlp")
+        v = package_version("pythainlp")
         return f"pythainlp-newmm({v},dict=pythainlp-{v})"
 
 
