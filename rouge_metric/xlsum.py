@@ -119,46 +119,24 @@ def canonical_language(lang: Optional[str]) -> Optional[str]:
 
 
 # ------------------------------------------------------------------------------------------ cleaner
-_ASCII_PUNCT = [c for c in range(33, 127) if not chr(c).isalnum()]
-_CLEAN: Optional[Tuple["re.Pattern[str]", "re.Pattern[str]"]] = None
-_CLEAN_LOCK = threading.Lock()
+class _CleanTable(dict):
+    """``str.translate`` table of the cleaner, filled per code point at first sight: deleted characters map
+    to None, separators to a space, the others to themselves."""
+
+    def __missing__(self, cp: int) -> Optional[int]:
+        ch = chr(cp)
+        cat = unicodedata.category(ch)
+        if ch in "\t\n\r" or cat == "Zs" or cat[0] == "P" or (cp < 128 and 32 < cp < 127 and not ch.isalnum()):
+            out: Optional[int] = 32
+        elif cat[0] == "C" or cp == 0xFFFD:
+            out = None
+        else:
+            out = cp
+        self[cp] = out
+        return out
 
 
-def _ranges(codepoints: Sequence[int]) -> str:
-    out: List[str] = []
-    i = 0
-    while i < len(codepoints):
-        j = i
-        while j + 1 < len(codepoints) and codepoints[j + 1] == codepoints[j] + 1:
-            j += 1
-        a, b = codepoints[i], codepoints[j]
-        out.append(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}")
-        i = j + 1
-    return "".join(out)
-
-
-def _clean_patterns() -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
-    """(deleted characters, separators) of the cleaner, built once from :mod:`unicodedata` (O(size of
-    Unicode), about half a second)."""
-    global _CLEAN
-    if _CLEAN is None:
-        with _CLEAN_LOCK:
-            if _CLEAN is None:
-                deleted, separators = [], []
-                cat = unicodedata.category
-                for cp in range(0x110000):
-                    ch = chr(cp)
-                    c = cat(ch)
-                    if ch in "\t\n\r" or c == "Zs" or c[0] == "P" or cp in _ASCII_PUNCT:
-                        separators.append(cp)
-                    elif c[0] == "C" or cp == 0xFFFD:
-                        deleted.append(cp)
-                _CLEAN = (re.compile(f"[{_ranges(deleted)}]+"), re.compile(f"[{_ranges(separators)}]+"))
-    return _CLEAN
-
-
-_ASCII_SEPARATORS = str.maketrans({**{chr(c): " " for c in _ASCII_PUNCT}, "\t": " ", "\n": " ", "\r": " "})
-_ASCII_DELETED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
+_CLEAN_TABLE = _CleanTable()
 
 
 def clean_words(text: str) -> List[str]:
@@ -168,10 +146,7 @@ def clean_words(text: str) -> List[str]:
     >>> clean_words("Hello, world! «Привет» 3.14 e-mail\\x00s")
     ['Hello', 'world', 'Привет', '3', '14', 'e', 'mails']
     """
-    if text.isascii():
-        return _ASCII_DELETED.sub("", text).translate(_ASCII_SEPARATORS).split()
-    deleted, separators = _clean_patterns()
-    return separators.sub(" ", deleted.sub("", text)).split()
+    return text.translate(_CLEAN_TABLE).split()
 
 
 _CJK_RE = re.compile("([\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f\U0002b740-\U0002b81f"
@@ -418,6 +393,7 @@ class XLSumTokenizer:
         self.description = (f"xlsum(lang={self.lang or 'none'},seg={seg_name},fallback={self.fallback.name},"
                             f"stem={stem_name}" + (f",min={min_char_length}" if self.stem is not None else "") + ")")
         self._cache: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
+        self._line_cache: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
         self._stems: Dict[str, str] = {}
 
     def _segment(self, text: str) -> Tuple[str, ...]:
@@ -461,7 +437,16 @@ class XLSumTokenizer:
 
     def line_tokens(self, line: str, _stemmer: Any = None) -> List[str]:
         """Tokens of one rougeLsum line: cleaner and stemmer only."""
-        return self._stemmed(clean_words(line.lower()))
+        cache = self._line_cache
+        words = cache.get(line)
+        if words is None:
+            words = cache[line] = tuple(clean_words(line.lower()))
+            if len(cache) > segment.CACHE_SIZE:
+                try:
+                    cache.popitem(last=False)
+                except KeyError:  # emptied by another thread meanwhile
+                    pass
+        return self._stemmed(words)
 
 
 def _checked_callable(func: Callable[[str], Sequence[str]]) -> Callable[[str], Sequence[str]]:
