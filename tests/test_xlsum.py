@@ -456,13 +456,16 @@ def test_signature_names_language_segmenter_fallback_and_stemmer():
     assert "stem=snowball-porter(" in ours(["rouge1"], True, None).signature()
 
 
-def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch, tmp_path):
-    import nltk
+def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch):
+    import nltk.corpus
+    import nltk.stem.snowball
 
-    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
-    from nltk.corpus import stopwords
+    class Missing:
+        def words(self, *args):
+            raise LookupError("Resource stopwords not found.")
 
-    stopwords._unload() if hasattr(stopwords, "_unload") else None
+    monkeypatch.setattr(nltk.corpus, "stopwords", Missing())
+    monkeypatch.setattr(nltk.stem.snowball, "stopwords", Missing(), raising=False)
     with pytest.raises(LookupError, match="needs nltk's 'stopwords' corpus.*never downloads"):
         xlsum.language_stemmer("dutch")
 
