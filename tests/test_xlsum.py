@@ -4,6 +4,9 @@ The oracle and the segmenters come from the ``multilingual-tests`` extra (tools/
 it). Japanese is segmented with unidic-lite on both sides. Snowball stemming with ``ignore_stopwords`` needs
 nltk's stopwords corpus (``../shared/nltk_data`` here). The Bengali stemmer needs ``common.rules``
 (``$ROUGE_METRIC_BENGALI_RULES``); the oracle's wheel lacks the file, so its stemmer is given the same one.
+
+One file over 400 lines: every test here shares the oracle, its cached scorers and the per-script text
+strategies, and compares the same recipe.
 """
 
 from __future__ import annotations
