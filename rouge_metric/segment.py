@@ -72,7 +72,7 @@ def package_version(dist: str) -> str:
 def _missing(name: str, package: str, exc: BaseException) -> SegmenterMissing:
     return SegmenterMissing(
         f"tokenizer={name!r} needs the package {package!r}, which is not installed ({exc}); install it with "
-        f"`pip install 'rouge-metric-hf[{EXTRA}]'` (or `pip install {package}`)")
+        f"`pip install {package}` (or the '{EXTRA}' extra: `pip install -e \".[{EXTRA}]\"` from a clone)")
 
 
 def _text_head(text: str) -> str:

@@ -162,8 +162,8 @@ class _Fallback:
         except ImportError as exc:
             raise segment.SegmenterMissing(
                 f"the XL-Sum recipe needs the package 'pyonmttok' (XL-Sum's tokenizer of unsegmented text), which "
-                f"is not installed ({exc}); install it with `pip install 'rouge-metric-hf[{EXTRA}]'` "
-                "(or `pip install pyonmttok`)") from None
+                f"is not installed ({exc}); install it with `pip install pyonmttok` (or the "
+                f"'{EXTRA}' extra: `pip install -e \".[{EXTRA}]\"` from a clone)") from None
         self._tokenize = pyonmttok.Tokenizer("aggressive").tokenize
         self.name = f"pyonmttok-aggressive({segment.package_version('pyonmttok')})"
 
@@ -329,7 +329,7 @@ def language_stemmer(lang: Optional[str], bengali_rules: Any = None) -> Tuple[Op
         except ImportError as exc:
             raise segment.SegmenterMissing(
                 f"lang='turkish' with use_stemmer=True needs the package 'TurkishStemmer', which is not installed "
-                f"({exc}); install it with `pip install 'rouge-metric-hf[{EXTRA}]'` (or `pip install TurkishStemmer`)"
+                f"({exc}); install it with `pip install TurkishStemmer` (or the '{EXTRA}' extra: `pip install -e \".[{EXTRA}]\"`)"
             ) from None
         return TurkishStemmer().stem, f"turkishstemmer({segment.package_version('TurkishStemmer')})"
     if lang == "bengali":

@@ -60,7 +60,7 @@ def test_stemmer_applies_to_segmented_words():
 
 def test_missing_package_names_the_extra_and_the_package(monkeypatch):
     monkeypatch.setitem(sys.modules, "jieba", None)
-    with pytest.raises(segment.SegmenterMissing, match=r"needs the package 'jieba'.*rouge-metric-hf\[multilingual\]"):
+    with pytest.raises(segment.SegmenterMissing, match=r"needs the package 'jieba'.*pip install jieba.*'multilingual' extra"):
         segment.JiebaSegmenter().fn
     monkeypatch.setitem(sys.modules, "pythainlp", None)
     monkeypatch.setitem(sys.modules, "pythainlp.tokenize", None)
