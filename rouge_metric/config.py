@@ -17,7 +17,7 @@ from ._record import Record
 from ._version import __version__
 # The allowed names of the text layer (it owns them; re-exported here for the settings' users).
 from .text import (SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, check_splitter_name, check_stemmer_name,
-                   check_tokenizer_name)
+                   check_tokenizer_name, tokenizer_description)
 
 #: The rouge types of HF's ``rouge`` metric, in its order.
 DEFAULT_ROUGE_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -336,7 +336,9 @@ class RougeConfig(Record):
             import unicodedata
 
             return f"unicode(ucd={unicodedata.unidata_version})"
-        return tok if isinstance(tok, str) else _describe_callable(tok)
+        if isinstance(tok, str):
+            return tokenizer_description(tok)
+        return _describe_callable(tok)
 
     def stemmer_name(self) -> str:
         if not isinstance(self.tokenizer, str):
