@@ -17,7 +17,14 @@ Two modes:
 Files written in ``output_dir`` (default ``args.output_dir``), by the main process only:
 ``rouge_history.jsonl`` (one object per evaluation: step, epoch, prefix, metrics, n, signature),
 ``rouge_samples.jsonl`` (per evaluation, the first ``num_samples`` predictions with their scores) and
-``rouge_best.json`` (the best evaluation by ``best_metric`` and its checkpoint, when one was saved).
+``rouge_best.json`` (the best evaluation by ``best_metric`` and its checkpoint, when one was saved);
+with ``report="each"`` the HTML report of every evaluation (``rouge_report-step-<N>.html``), with
+``report="best"`` the one of the best evaluation so far (``rouge_report-best.html``).
+
+With ``distributions=True`` and a bound trainer, each evaluation's per-example F and length distributions go
+to the Trainer's TensorBoard writer as histograms, with the mean lengths as scalars
+(:mod:`~rouge_metric.callbacks.evaluation_record`); ``log_history`` and the other reporters get the same
+keys as without it.
 """
 
 from __future__ import annotations
@@ -25,12 +32,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from typing import Any, Dict, List, Optional
 
 from rouge_metric.generation import LENGTH_KEYS
 
 from ._compat import import_transformers
 from .compute_metrics import RougeComputeMetrics
+from .evaluation_record import EvaluationRecord, log_to_tensorboard
 from .generate_mode import generate_and_score, score_subset  # noqa: F401  (generate_and_score: deprecated home)
 
 _transformers = import_transformers()
@@ -42,6 +51,17 @@ logger = logging.getLogger("rouge_metric")
 HISTORY_FILE = "rouge_history.jsonl"
 SAMPLES_FILE = "rouge_samples.jsonl"
 BEST_FILE = "rouge_best.json"
+#: The HTML report of the evaluation at global step N (``report="each"``), and of the best one (``"best"``).
+REPORT_STEP_FILE = "rouge_report-step-{step}.html"
+REPORT_BEST_FILE = "rouge_report-best.html"
+_REPORT_STEP_RE = re.compile(r"rouge_report-step-\d+\.html\Z")
+#: Allowed values of ``report``.
+REPORT_CHOICES = ("each", "best", None)
+#: Keys ``report_options`` may hold (passed to :func:`rouge_metric.report.report`); the scoring settings are
+#: the metric's.
+REPORT_OPTIONS = ("max_examples", "test_resamples", "n_resamples", "confidence_level", "seed", "title")
+#: Default of ``report_max_examples``: the texts kept per evaluation for the report.
+REPORT_MAX_EXAMPLES = 5000
 
 
 class _TokenizerFromTrainer:
@@ -69,6 +89,16 @@ class RougeCallback(TrainerCallback):
         num_samples: how many predictions to keep per evaluation with their per-example scores (in reuse
             mode the given ``RougeComputeMetrics`` keeps them: its ``num_samples`` is raised to this).
         output_dir: where the files go (default ``args.output_dir``).
+        report: write the HTML report (:func:`rouge_metric.report.report`, the ``[report]`` extra) of
+            ``"each"`` evaluation (``rouge_report-step-<N>.html``) or of the ``"best"`` one by ``best_metric``
+            (``rouge_report-best.html``, rewritten when a better evaluation comes); None (default): none.
+        report_max_examples: the report covers the first this many examples of an evaluation (their
+            decoded texts are what the metric keeps in memory); the page says when it is fewer than all.
+        report_options: more arguments of :func:`rouge_metric.report.report`, among
+            :data:`REPORT_OPTIONS`; the scoring settings are the metric's.
+        distributions: log each evaluation's per-example F and length distributions as histograms (and the
+            mean lengths as scalars) to the Trainer's TensorBoard (``report_to="tensorboard"``); needs
+            :meth:`bind`. The memory is bounded (see :mod:`~rouge_metric.callbacks.evaluation_record`).
         **rouge_options: settings of the scorer built in generate mode when ``compute_metrics`` is None
             (``RougeComputeMetrics`` arguments: ``rouge_types``, ``use_stemmer``, ``stats`` ...).
     """
@@ -76,7 +106,9 @@ class RougeCallback(TrainerCallback):
     def __init__(self, compute_metrics: Optional[RougeComputeMetrics] = None, *, eval_dataset: Any = None,
                  tokenizer: Any = None, metric_prefix: str = "eval_subset", batch_size: int = 8,
                  generation_kwargs: Optional[Dict[str, Any]] = None, best_metric: Optional[str] = "rougeL",
-                 num_samples: int = 4, output_dir: Optional[str] = None, **rouge_options: Any) -> None:
+                 num_samples: int = 4, output_dir: Optional[str] = None, report: Optional[str] = None,
+                 report_max_examples: int = REPORT_MAX_EXAMPLES, report_options: Optional[Dict[str, Any]] = None,
+                 distributions: bool = False, **rouge_options: Any) -> None:
         if compute_metrics is not None and not isinstance(compute_metrics, RougeComputeMetrics):
             raise TypeError(
                 f"compute_metrics: expected a RougeComputeMetrics, got {type(compute_metrics).__name__}"
@@ -94,6 +126,9 @@ class RougeCallback(TrainerCallback):
             raise ValueError(f"batch_size: expected an integer >= 1, got {batch_size!r}")
         if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
             raise ValueError(f"num_samples: expected an integer >= 0, got {num_samples!r}")
+        report_options = self._check_report(report, report_max_examples, report_options, best_metric)
+        if not isinstance(distributions, bool):
+            raise ValueError(f"distributions: expected True or False, got {distributions!r}")
         if eval_dataset is not None:
             if not hasattr(eval_dataset, "__len__") or len(eval_dataset) == 0:
                 raise ValueError("eval_dataset: expected a non-empty sized dataset of tokenized examples")
@@ -121,7 +156,24 @@ class RougeCallback(TrainerCallback):
         else:  # validated now; the Trainer's processing_class replaces the placeholder at the first evaluation
             self.metric = RougeComputeMetrics(tokenizer or _TokenizerFromTrainer(), **rouge_options)
         self._check_best_metric(best_metric, self.metric)
+        if report is not None and self.metric.score_ids:
+            raise ValueError("report: the HTML report shows texts, but the metric scores token ids (score_ids=True); "
+                             "use report=None or a metric that decodes")
         self.best_metric = best_metric
+        self.report = report
+        self.report_max_examples = report_max_examples
+        self.report_options = report_options
+        self.distributions = distributions
+        if report is not None or distributions:
+            # The metric that scores the evaluation keeps the distributions and the texts the report needs.
+            self.metric.record = True
+            if report is not None:
+                self.metric.keep_texts = max(self.metric.keep_texts, report_max_examples)
+        #: Paths of the HTML reports written so far.
+        self.reports: List[str] = []
+        #: The tags written to TensorBoard at the last evaluation (``distributions=True``).
+        self.logged_tags: List[str] = []
+        self._warned_histograms = False
         self.trainer: Any = None
         #: One dict per evaluation (as written to rouge_history.jsonl).
         self.history: List[Dict[str, Any]] = []
@@ -140,6 +192,28 @@ class RougeCallback(TrainerCallback):
         if best_metric not in allowed:
             raise ValueError(f"best_metric: {best_metric!r} is not a ROUGE key of this scorer; allowed: {allowed}")
 
+    @staticmethod
+    def _check_report(report: Any, max_examples: Any, options: Any, best_metric: Optional[str]) -> Dict[str, Any]:
+        if report not in REPORT_CHOICES or isinstance(report, bool):
+            raise ValueError(f"report: expected one of {', '.join(map(repr, REPORT_CHOICES))}, got {report!r}")
+        if report == "best" and best_metric is None:
+            raise ValueError("report: 'best' needs best_metric (the key that ranks evaluations), but best_metric=None")
+        if isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1:
+            raise ValueError(f"report_max_examples: expected an integer >= 1, got {max_examples!r}")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise TypeError(f"report_options: expected a dict, got {type(options).__name__}")
+        for key in options:
+            if key not in REPORT_OPTIONS:
+                raise ValueError(f"report_options: unknown key {key!r}; allowed: {', '.join(map(repr, REPORT_OPTIONS))} "
+                                 "(the scoring settings are the metric's)")
+        if report is not None:
+            from rouge_metric.report.plots import require_matplotlib
+
+            require_matplotlib()  # a missing [report] extra fails here, not at the first evaluation
+        return dict(options)
+
     def bind(self, trainer: Any) -> "RougeCallback":
         """Remember the trainer, so generate mode logs through ``trainer.log`` (every reporter sees it)."""
         self.trainer = trainer
@@ -148,10 +222,15 @@ class RougeCallback(TrainerCallback):
     # ------------------------------------------------------------------------------------ hooks
     def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         if state.global_step == 0 and state.is_world_process_zero:  # a fresh run: start new files
-            for name in (HISTORY_FILE, SAMPLES_FILE, BEST_FILE):
-                path = os.path.join(self._dir(args), name)
+            directory = self._dir(args)
+            for name in (HISTORY_FILE, SAMPLES_FILE, BEST_FILE, REPORT_BEST_FILE):
+                path = os.path.join(directory, name)
                 if os.path.exists(path):
                     os.remove(path)
+            if self.report is not None and os.path.isdir(directory):
+                for name in os.listdir(directory):
+                    if _REPORT_STEP_RE.match(name):
+                        os.remove(os.path.join(directory, name))
 
     def on_prediction_step(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         # Runs before compute_metrics sees the gathered predictions: tell the adapter the eval set size so the
@@ -180,6 +259,12 @@ class RougeCallback(TrainerCallback):
                     fh.write(json.dumps({"step": state.global_step, "prefix": entry["prefix"],
                                          "samples": self.samples}) + "\n")
             self._write_best(args)
+            record = self.metric.last_record if self.metric is not None else None
+            if record is not None and (self.report is not None or self.distributions):
+                if self.distributions:
+                    self._log_distributions(record, entry["prefix"], state.global_step)
+                if self.report is not None:
+                    self._write_report(directory, record, entry, state)
 
     def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         if self.best is not None and self.best["step"] == state.global_step:
@@ -253,6 +338,69 @@ class RougeCallback(TrainerCallback):
             out["num_beams"] = args.generation_num_beams
         out.update(self.generation_kwargs)
         return out
+
+    # --------------------------------------------------------------------------- report, histograms
+    def _histogram_writers(self) -> List[Any]:
+        """The SummaryWriters of the bound trainer's TensorBoard callbacks (none before bind or without one)."""
+        if self.trainer is None:
+            return []
+        from transformers.integrations import TensorBoardCallback
+
+        handler = getattr(self.trainer, "callback_handler", None)
+        return [cb.tb_writer for cb in getattr(handler, "callbacks", [])
+                if isinstance(cb, TensorBoardCallback) and cb.tb_writer is not None]
+
+    def _log_distributions(self, record: EvaluationRecord, prefix: str, step: int) -> None:
+        writers = self._histogram_writers()
+        if not writers:
+            if not self._warned_histograms:
+                self._warned_histograms = True
+                logger.warning(
+                    "RougeCallback(distributions=True): no reporting integration takes histograms here; call "
+                    "callback.bind(trainer) and use report_to='tensorboard' (the other reporters get the same "
+                    "scalar means as without distributions)"
+                    if self.trainer is None else
+                    "RougeCallback(distributions=True): the bound trainer has no TensorBoard writer "
+                    "(report_to='tensorboard'); the per-example distributions were not logged"
+                )
+            return
+        tags: List[str] = []
+        for writer in writers:
+            tags = log_to_tensorboard(writer, record, prefix, step)
+        self.logged_tags = tags
+
+    def _write_report(self, directory: str, record: EvaluationRecord, entry: Dict[str, Any], state: Any) -> None:
+        step = state.global_step
+        if self.report == "each":
+            name = REPORT_STEP_FILE.format(step=step)
+        elif self.best is not None and self.best["step"] == step and self.best["value"] == entry["metrics"].get(
+                self.best_metric):
+            name = REPORT_BEST_FILE
+        else:
+            return
+        if not record.predictions:
+            return
+        from rouge_metric.report import report as build_report
+
+        metric = self.metric
+        assert metric is not None
+        options = dict(self.report_options)
+        kept, n = len(record.predictions), record.n
+        scope = f"all {n} examples" if kept == n else f"the first {kept} of {n} examples (report_max_examples)"
+        title = options.pop("title", f"ROUGE at step {step} ({entry['prefix']})")
+        command = (f"RougeCallback(report={self.report!r}): evaluation '{entry['prefix']}' at global step {step}, "
+                   f"epoch {state.epoch}; {scope}")
+        path = os.path.join(directory, name)
+        try:
+            page = build_report(record.predictions, record.references, name=f"step {step}",
+                                config=metric.rouge.config, backend=metric.rouge.backend, title=title,
+                                command=command, **options)
+            page.save(path)
+        except Exception as exc:  # a side output: the training goes on, the reason is logged
+            logger.warning("RougeCallback: the HTML report of step %s was not written: %s: %s", step,
+                           type(exc).__name__, exc)
+            return
+        self.reports.append(path)
 
     # ------------------------------------------------------------------------------ bookkeeping
     def _dir(self, args: Any) -> str:
