@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 from typing import Any, Dict, List, Optional
 
 from rouge_metric.generation import LENGTH_KEYS
@@ -40,6 +39,8 @@ from rouge_metric.generation import LENGTH_KEYS
 from ._compat import import_transformers
 from .compute_metrics import RougeComputeMetrics
 from .evaluation_record import EvaluationRecord, log_to_tensorboard
+from .report_outputs import (REPORT_BEST_FILE, REPORT_MAX_EXAMPLES, REPORT_STEP_FILE, build_report_page,
+                             check_report_options, is_report_step_file, tensorboard_writers)
 from .generate_mode import generate_and_score, score_subset  # noqa: F401  (generate_and_score: deprecated home)
 
 _transformers = import_transformers()
@@ -51,17 +52,6 @@ logger = logging.getLogger("rouge_metric")
 HISTORY_FILE = "rouge_history.jsonl"
 SAMPLES_FILE = "rouge_samples.jsonl"
 BEST_FILE = "rouge_best.json"
-#: The HTML report of the evaluation at global step N (``report="each"``), and of the best one (``"best"``).
-REPORT_STEP_FILE = "rouge_report-step-{step}.html"
-REPORT_BEST_FILE = "rouge_report-best.html"
-_REPORT_STEP_RE = re.compile(r"rouge_report-step-\d+\.html\Z")
-#: Allowed values of ``report``.
-REPORT_CHOICES = ("each", "best", None)
-#: Keys ``report_options`` may hold (passed to :func:`rouge_metric.report.report`); the scoring settings are
-#: the metric's.
-REPORT_OPTIONS = ("max_examples", "test_resamples", "n_resamples", "confidence_level", "seed", "title")
-#: Default of ``report_max_examples``: the texts kept per evaluation for the report.
-REPORT_MAX_EXAMPLES = 5000
 
 
 class _TokenizerFromTrainer:
@@ -95,7 +85,7 @@ class RougeCallback(TrainerCallback):
         report_max_examples: the report covers the first this many examples of an evaluation (their
             decoded texts are what the metric keeps in memory); the page says when it is fewer than all.
         report_options: more arguments of :func:`rouge_metric.report.report`, among
-            :data:`REPORT_OPTIONS`; the scoring settings are the metric's.
+            :data:`~rouge_metric.callbacks.report_outputs.REPORT_OPTIONS`; the scoring settings are the metric's.
         distributions: log each evaluation's per-example F and length distributions as histograms (and the
             mean lengths as scalars) to the Trainer's TensorBoard (``report_to="tensorboard"``); needs
             :meth:`bind`. The memory is bounded (see :mod:`~rouge_metric.callbacks.evaluation_record`).
@@ -126,7 +116,7 @@ class RougeCallback(TrainerCallback):
             raise ValueError(f"batch_size: expected an integer >= 1, got {batch_size!r}")
         if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
             raise ValueError(f"num_samples: expected an integer >= 0, got {num_samples!r}")
-        report_options = self._check_report(report, report_max_examples, report_options, best_metric)
+        report_options = check_report_options(report, report_max_examples, report_options, best_metric)
         if not isinstance(distributions, bool):
             raise ValueError(f"distributions: expected True or False, got {distributions!r}")
         if eval_dataset is not None:
@@ -192,28 +182,6 @@ class RougeCallback(TrainerCallback):
         if best_metric not in allowed:
             raise ValueError(f"best_metric: {best_metric!r} is not a ROUGE key of this scorer; allowed: {allowed}")
 
-    @staticmethod
-    def _check_report(report: Any, max_examples: Any, options: Any, best_metric: Optional[str]) -> Dict[str, Any]:
-        if report not in REPORT_CHOICES or isinstance(report, bool):
-            raise ValueError(f"report: expected one of {', '.join(map(repr, REPORT_CHOICES))}, got {report!r}")
-        if report == "best" and best_metric is None:
-            raise ValueError("report: 'best' needs best_metric (the key that ranks evaluations), but best_metric=None")
-        if isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1:
-            raise ValueError(f"report_max_examples: expected an integer >= 1, got {max_examples!r}")
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise TypeError(f"report_options: expected a dict, got {type(options).__name__}")
-        for key in options:
-            if key not in REPORT_OPTIONS:
-                raise ValueError(f"report_options: unknown key {key!r}; allowed: {', '.join(map(repr, REPORT_OPTIONS))} "
-                                 "(the scoring settings are the metric's)")
-        if report is not None:
-            from rouge_metric.report.plots import require_matplotlib
-
-            require_matplotlib()  # a missing [report] extra fails here, not at the first evaluation
-        return dict(options)
-
     def bind(self, trainer: Any) -> "RougeCallback":
         """Remember the trainer, so generate mode logs through ``trainer.log`` (every reporter sees it)."""
         self.trainer = trainer
@@ -229,7 +197,7 @@ class RougeCallback(TrainerCallback):
                     os.remove(path)
             if self.report is not None and os.path.isdir(directory):
                 for name in os.listdir(directory):
-                    if _REPORT_STEP_RE.match(name):
+                    if is_report_step_file(name):
                         os.remove(os.path.join(directory, name))
 
     def on_prediction_step(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
@@ -340,18 +308,8 @@ class RougeCallback(TrainerCallback):
         return out
 
     # --------------------------------------------------------------------------- report, histograms
-    def _histogram_writers(self) -> List[Any]:
-        """The SummaryWriters of the bound trainer's TensorBoard callbacks (none before bind or without one)."""
-        if self.trainer is None:
-            return []
-        from transformers.integrations import TensorBoardCallback
-
-        handler = getattr(self.trainer, "callback_handler", None)
-        return [cb.tb_writer for cb in getattr(handler, "callbacks", [])
-                if isinstance(cb, TensorBoardCallback) and cb.tb_writer is not None]
-
     def _log_distributions(self, record: EvaluationRecord, prefix: str, step: int) -> None:
-        writers = self._histogram_writers()
+        writers = tensorboard_writers(self.trainer)
         if not writers:
             if not self._warned_histograms:
                 self._warned_histograms = True
@@ -380,22 +338,11 @@ class RougeCallback(TrainerCallback):
             return
         if not record.predictions:
             return
-        from rouge_metric.report import report as build_report
-
-        metric = self.metric
-        assert metric is not None
-        options = dict(self.report_options)
-        kept, n = len(record.predictions), record.n
-        scope = f"all {n} examples" if kept == n else f"the first {kept} of {n} examples (report_max_examples)"
-        title = options.pop("title", f"ROUGE at step {step} ({entry['prefix']})")
-        command = (f"RougeCallback(report={self.report!r}): evaluation '{entry['prefix']}' at global step {step}, "
-                   f"epoch {state.epoch}; {scope}")
+        assert self.metric is not None
         path = os.path.join(directory, name)
         try:
-            page = build_report(record.predictions, record.references, name=f"step {step}",
-                                config=metric.rouge.config, backend=metric.rouge.backend, title=title,
-                                command=command, **options)
-            page.save(path)
+            build_report_page(record, self.metric, entry["prefix"], step, state.epoch, self.report,
+                              self.report_options).save(path)
         except Exception as exc:  # a side output: the training goes on, the reason is logged
             logger.warning("RougeCallback: the HTML report of step %s was not written: %s: %s", step,
                            type(exc).__name__, exc)

@@ -26,7 +26,7 @@ from rouge_metric.callbacks import RougeCallback, RougeComputeMetrics  # noqa: E
 from rouge_metric.callbacks.evaluation_record import F_BINS, EvaluationRecord, Summary  # noqa: E402
 from rouge_metric.callbacks.testing import (  # noqa: E402
     build_tokenizer, synthetic_pairs, tiny_setup, tiny_training_args)
-from rouge_metric.callbacks.trainer_callback import REPORT_OPTIONS  # noqa: E402
+from rouge_metric.callbacks.report_outputs import REPORT_OPTIONS  # noqa: E402
 
 PAIRS = synthetic_pairs(12, seed=3)
 REFS = [s for _, s in PAIRS]
@@ -268,10 +268,10 @@ def read_events(log_dir):
 
 def test_distributions_go_to_the_trainers_tensorboard_writer(tok, eval_arrays, tmp_path):
     pytest.importorskip("tensorboard")
+    from torch.utils.tensorboard import SummaryWriter
     from transformers.integrations import TensorBoardCallback
 
-    tb = TensorBoardCallback()
-    tb.tb_writer = tb._SummaryWriter(log_dir=str(tmp_path / "runs"))
+    tb = TensorBoardCallback(tb_writer=SummaryWriter(log_dir=str(tmp_path / "runs")))
     trainer = types.SimpleNamespace(callback_handler=types.SimpleNamespace(callbacks=[tb]))
     metric = RougeComputeMetrics(tok)
     cb = RougeCallback(metric, distributions=True).bind(trainer)
