@@ -181,7 +181,8 @@ class RougeComputeMetrics:
         return {}
 
     def add_batch(self, batch: DecodedBatch) -> None:
-        """Score decoded texts into the running sums (memory stays flat: only sums are kept)."""
+        """Score decoded texts into the running sums (memory stays flat: only sums are kept, plus the bounded
+        record when ``record`` is on)."""
         refs = batch.references
         per_example: Optional[List[Any]] = [] if len(self._samples) < self.num_samples else None
         if self.record and self._record is None:  # turned on after construction (by RougeCallback)
