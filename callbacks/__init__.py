@@ -2,7 +2,8 @@
 
 * :class:`RougeComputeMetrics`: the ``compute_metrics`` callable (plain and ``batch_eval_metrics`` modes).
 * :class:`RougeCallback`: a ``TrainerCallback`` that logs ROUGE, writes ``rouge_history.jsonl``, keeps
-  sample predictions and tracks the best checkpoint.
+  sample predictions and tracks the best checkpoint; on request it writes the HTML report of each (or the
+  best) evaluation and logs per-example distributions to TensorBoard.
 * :func:`decode_eval_pred`: the decoding both use.
 * :class:`TokenizedGenerator`: ``model.generate`` over tokenized rows, a generator for
   :func:`rouge_metric.generate_and_score` (what ``RougeCallback``'s generate mode runs).

@@ -106,6 +106,8 @@ def _generate_and_score_rows(model: Any, tokenizer: Any, dataset: Any, metric: R
                         "scores": {output_key(t, s): getattr(sc, s) * metric.scale
                                    for t, sc in scores.items() for s in STATS if s in metric.stats}})
     metric.last_result, metric.last_metrics, metric.last_samples = result, dict(metrics), samples
+    if metric.record:
+        metric.record_texts(run.predictions, run.references)
     metric.completed += 1
     return metrics, run
 
