@@ -57,6 +57,7 @@ def test_score_identical_every_type_and_mode(stem, mode, prediction, references)
         python.score(prediction=prediction, references=references)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("stem", [False, True])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(prediction=long_texts(), reference=long_texts())

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration
+
 REPO = Path(__file__).resolve().parents[1]
 SKIP = 77
 

@@ -172,6 +172,7 @@ def _run(script, *args, hashseed):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.integration
 def test_map_cache_reused_across_processes_and_num_proc_agrees(tmp_path: Path):
     preds, refs = rand_rows(5, 200)
     ds = datasets.Dataset.from_dict({"prediction": preds, "references": refs})

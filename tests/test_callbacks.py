@@ -348,6 +348,7 @@ def independent_decode(tok, ids):
     return [t.strip() for t in tok.batch_decode(ids.tolist(), skip_special_tokens=True)]
 
 
+@pytest.mark.integration
 def test_logged_rouge_equals_core_on_the_decoded_predictions(trained):
     trainer, setup = trained["trainer"], trained["setup"]
     logged = trainer.evaluate()
@@ -363,6 +364,7 @@ def test_logged_rouge_equals_core_on_the_decoded_predictions(trained):
     assert logged["eval_gen_len"] == gen_len
 
 
+@pytest.mark.integration
 def test_training_log_history_history_file_samples_and_best(trained):
     trainer, callback, out = trained["trainer"], trained["callback"], trained["out"]
     evals = [h for h in trainer.state.log_history if "eval_rouge1" in h]
@@ -388,6 +390,7 @@ def test_training_log_history_history_file_samples_and_best(trained):
     assert "prediction" in callback.format_samples()
 
 
+@pytest.mark.integration
 def test_batch_eval_metrics_trainer_equals_plain(trained, tmp_path):
     setup = trained["setup"]
     results = []
@@ -414,6 +417,7 @@ class Recorder(transformers.TrainerCallback):
         self.logs.append(dict(logs))
 
 
+@pytest.mark.integration
 def test_generate_mode_logs_through_the_trainer(trained, tmp_path):
     setup = trained["setup"]
     subset = setup.eval_dataset[:6]
@@ -444,6 +448,7 @@ def test_generate_mode_logs_through_the_trainer(trained, tmp_path):
     assert json.loads((tmp_path / "rouge_best.json").read_text())["checkpoint"] == str(tmp_path / "checkpoint-12")
 
 
+@pytest.mark.integration
 def test_generate_mode_without_bind_updates_log_history_and_warns(trained, tmp_path, caplog):
     setup = trained["setup"]
     callback = RougeCallback(eval_dataset=setup.eval_dataset[:3], tokenizer=setup.tokenizer)
@@ -458,6 +463,7 @@ def test_generate_mode_without_bind_updates_log_history_and_warns(trained, tmp_p
     assert "call callback.bind(trainer)" in caplog.text
 
 
+@pytest.mark.integration
 def test_reuse_mode_warns_when_the_adapter_was_not_called(trained, tmp_path, caplog):
     setup = trained["setup"]
     callback = RougeCallback(RougeComputeMetrics(setup.tokenizer))
@@ -471,6 +477,7 @@ def test_reuse_mode_warns_when_the_adapter_was_not_called(trained, tmp_path, cap
     assert callback.history == [] and not (tmp_path / "rouge_history.jsonl").exists()
 
 
+@pytest.mark.integration
 def test_reuse_mode_keeps_and_writes_samples_with_the_adapter_default(trained, tmp_path):
     """The documented set-up, RougeComputeMetrics(tokenizer) (num_samples=0 by default) as compute_metrics and
     RougeCallback(metric, num_samples=N): the callback raises the adapter's num_samples, so rouge_samples.jsonl
@@ -516,6 +523,7 @@ class _TransformersWarnings(logging.Handler):
         logging.getLogger("transformers").removeHandler(self)
 
 
+@pytest.mark.integration
 def test_generate_mode_sets_one_length_and_the_user_kwargs_win(trained, tmp_path):
     """generation_max_length (args) and max_new_tokens (the user's generation_kwargs): generate receives only
     max_new_tokens, so transformers does not warn "Both max_new_tokens and max_length"; the scores are those of
@@ -580,6 +588,7 @@ def test_dataset_length_of_dataloaders():
 
 
 # ---------------------------------------------------------------------------------------- example
+@pytest.mark.integration
 def test_example_tiny_run_writes_history(tmp_path):
     env = dict(os.environ, OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
     proc = subprocess.run([sys.executable, str(REPO / "examples" / "train_summarization.py"), "--tiny",

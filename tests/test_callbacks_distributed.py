@@ -120,6 +120,7 @@ else:
         setup.tokenizer.save_pretrained(path / "model")
         return path / "model"
 
+    @pytest.mark.integration
     def test_torchrun_two_processes_log_the_rouge_of_one_process(trained_model_dir, tmp_path):
         torchrun = shutil.which("torchrun") or os.path.join(os.path.dirname(sys.executable), "torchrun")
         if not os.path.exists(torchrun):

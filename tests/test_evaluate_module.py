@@ -78,6 +78,7 @@ def test_errors_name_argument_and_index(module):
         module.compute(predictions=["a"], references=["a"], rouge_types=["rougeLSum"])
 
 
+@pytest.mark.integration
 def test_loading_makes_no_network_attempt(repo_dir, tmp_path):
     code = textwrap.dedent(
         """
@@ -113,6 +114,7 @@ WORKER = textwrap.dedent(
 )
 
 
+@pytest.mark.integration
 def test_distributed_two_processes_equal_one(repo_dir, tmp_path):
     preds = ["the cats are sitting %d" % i for i in range(12)] + PREDS
     refs = [["a cat sat %d" % (i % 5), "cats sit"] for i in range(12)] + REFS

@@ -13,6 +13,7 @@ from conftest import REPO
 pytest.importorskip("trl", reason="TRL is the [rl] extra (also in [test] on Python 3.11+: TRL 1.16 needs 3.11)")
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("reward_on, steps", [("text", 20), ("ids", 10)])
 def test_tiny_grpo_run_reward_rises(tmp_path, reward_on, steps):
     env = dict(os.environ, OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")

@@ -252,6 +252,7 @@ def test_helm_matches_recreation(metric):
 
 
 # ------------------------------------------------------------------------------ HF evaluate and MLflow
+@pytest.mark.integration
 @pytest.mark.parametrize("seed", [0, 7, 2024])
 @pytest.mark.parametrize("multi", [False, True])
 def test_evaluate_rouge_matches_recreation(seed, multi):
@@ -285,6 +286,7 @@ def test_mlflow_matches_mlflow(rouge_type, monkeypatch):
 
 
 # ------------------------------------------------------------------------------------------ torchmetrics
+@pytest.mark.integration
 @pytest.mark.parametrize("accumulate", ["best", "avg"])
 @pytest.mark.parametrize("use_stemmer", [False, True])
 def test_torchmetrics_matches_rougescore(accumulate, use_stemmer):

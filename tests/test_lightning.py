@@ -84,6 +84,7 @@ else:
         res = Rouge(TYPES, use_stemmer=True).compute(predictions=preds, references=refs)
         return {k: v.hex() for k, v in res.to_dict(("fmeasure", "precision", "recall")).items()}
 
+    @pytest.mark.integration
     def test_torchrun_two_processes_equal_one_process_with_constant_state(tmp_path):
         with socket.socket() as sock:  # a free port
             sock.bind(("127.0.0.1", 0))

@@ -27,7 +27,8 @@ from rouge_metric import Rouge, RougeScorer, backends, core, scoring
 from corpora import STRESS_CORPORA, corpus_available, generated_corpus, load_corpus
 from strategies import WORDS, texts
 
-pytestmark = pytest.mark.skipif(not core.native_available(), reason="native extension not built")
+pytestmark = [pytest.mark.skipif(not core.native_available(), reason="native extension not built"),
+              pytest.mark.integration]
 native = pytest.importorskip("rouge_metric._native") if core.native_available() else None
 
 FULL = os.environ.get("ROUGE_METRIC_STRESS", "") == "full"

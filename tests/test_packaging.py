@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import site
 import subprocess
 import sys
 import textwrap
@@ -19,6 +20,9 @@ from pathlib import Path
 import pytest
 
 from rouge_metric import core
+
+# Every test starts Python processes (one of them pip): the integration tier.
+pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[1]
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
@@ -99,14 +103,33 @@ def test_no_warning_with_the_extension(tmp_path):
     assert got["backend"] == "native" and got["warnings"] == []
 
 
+def venv_seeing_this_environment(venv: Path) -> str:
+    """A venv whose interpreter also imports this environment's packages; its python.
+
+    The build requirements (setuptools, pybind11), the dependencies and pip come from the running
+    environment, offline. ``--system-site-packages`` would not do: from inside a virtual environment it
+    shows the base interpreter's packages (another setuptools, or none), not the active environment's.
+    A ``.pth`` file in the venv adds this environment's site directories, in this process's order, after
+    the venv's own, so what pip installs into the venv comes first.
+    """
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    site_dirs = set(site.getsitepackages())
+    if site.ENABLE_USER_SITE:
+        site_dirs.add(site.getusersitepackages())
+    outer = [p for p in dict.fromkeys(sys.path) if p in site_dirs]
+    own = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    Path(own, "this_environment.pth").write_text(
+        "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in outer) + "\n", encoding="utf-8")
+    return str(python)
+
+
 @needs_native
 def test_pip_install_without_a_compiler(tmp_path):
     """``CC=/bin/false CXX=/bin/false pip install .``: succeeds, says why, installs the pure-Python package."""
     venv = tmp_path / "venv"
-    # --system-site-packages for the build requirements (setuptools, pybind11) and the dependencies
-    # (offline); --without-pip: the interpreter's own pip installs into the venv.
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True)
-    python = str(venv / ("Scripts" if os.name == "nt" else "bin") / "python")
+    python = venv_seeing_this_environment(venv)
     src = tmp_path / "src"  # a copy without the built extension, so the wheel cannot pick it up
     shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "*.so",
                                                             "__pycache__", ".hypothesis", ".pytest_cache"))
@@ -117,7 +140,7 @@ def test_pip_install_without_a_compiler(tmp_path):
                           env=env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "the native core (the C++ extension rouge_metric._native) could not be built" in proc.stdout + proc.stderr
-    got = run_script(python, tmp_path, HIDE_EDITABLE="1")  # the venv sees the system's site-packages
+    got = run_script(python, tmp_path, HIDE_EDITABLE="1")  # the venv sees this environment's packages too
     assert got["file"].startswith(str(venv)), got["file"]
     assert got["backend"] == "python"
     assert got["hex"] == native_hex()

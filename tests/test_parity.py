@@ -59,6 +59,7 @@ def test_fixed_cases_identical(target, prediction, stem, backend):
     assert ours(stem, backend).score(target, prediction) == oracle(stem).score(target, prediction)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("stem", [False, True])
 def test_very_long_text_identical(stem, backend):
@@ -139,6 +140,7 @@ def test_hf_evaluate_multi_reference_example():
 CORPORA = ["cnndm_simcls_nl", "xsum_brio", "pubmed_longeval", "squality", "mlsum_es", "de_cnndm_t5", "longbench_vcsum_zh"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_real_corpus_sample_identical(shared_dir, corpus, backend):

@@ -57,6 +57,7 @@ def generated_words():
     return sorted(words)
 
 
+@pytest.mark.integration
 def test_generated_words_over_every_suffix():
     words = generated_words()
     assert len(words) > 50000
@@ -72,18 +73,21 @@ def test_known_stems_and_the_ones_it_leaves_to_python():
     assert native.perl_porter_stem("x" * 60) == perl_porter.stem("x" * 60)
 
 
+@pytest.mark.integration
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", max_size=40))
 def test_hypothesis_lowercase_alphanumeric(word):
     assert mismatches([word]) == []
 
 
+@pytest.mark.integration
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet="aeiouyy" + "bcdlmnrstwxz" + "0", min_size=3, max_size=24))
 def test_hypothesis_vowel_and_y_heavy(word):
     assert mismatches([word, "y" + word, word + "ement", word + "ies", word + "eed"]) == []
 
 
+@pytest.mark.integration
 def test_every_token_of_every_corpus():
     if not SHARED_CORPORA.is_dir() or not list(SHARED_CORPORA.glob("*.jsonl.gz")):
         pytest.skip("../shared/corpora is not present")

@@ -58,6 +58,7 @@ def generated_words():
     return sorted(words)
 
 
+@pytest.mark.integration
 @needs_checked_nltk
 def test_generated_words_over_every_rule_and_suffix():
     words = generated_words()
@@ -76,6 +77,7 @@ def test_irregular_forms_case_and_short_words():
     assert mismatches(words) == []
 
 
+@pytest.mark.integration
 @needs_checked_nltk
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", max_size=40))
@@ -83,6 +85,7 @@ def test_hypothesis_lowercase_alphanumeric(word):
     assert native.porter_stem(word) == NLTK.stem(word)
 
 
+@pytest.mark.integration
 @needs_checked_nltk
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127), max_size=40))
@@ -97,6 +100,7 @@ def test_non_ascii_is_left_to_nltk(word):
     assert native.porter_stem(word) is None
 
 
+@pytest.mark.integration
 @needs_checked_nltk
 def test_every_token_of_every_corpus():
     if not SHARED_CORPORA.is_dir() or not list(SHARED_CORPORA.glob("*.jsonl.gz")):
@@ -159,6 +163,7 @@ def test_ascii_words_never_call_the_python_stemmer(monkeypatch):
 
 
 # ---------------------------------------------------------------------- end to end against rouge-score
+@pytest.mark.integration
 @needs_checked_nltk
 @pytest.mark.parametrize("name", ["cnndm_simcls_nl", "xsum_brio", "longbench_govreport"])
 def test_cold_native_stemming_equals_rouge_score(monkeypatch, name):

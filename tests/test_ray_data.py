@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+pytestmark = pytest.mark.integration
+
 ray = pytest.importorskip("ray", reason="Ray Data is the [ray] extra")
 pytest.importorskip("ray.data")
 

@@ -61,6 +61,7 @@ def test_synthetic_golden_every_value(shared_dir, backend):
     assert not bad, bad[:5]
 
 
+@pytest.mark.integration
 def test_realistic_golden_every_value(shared_dir):
     """2,000 lines x 10 measures x R/P/F on raw text, with and without -m and -s (active backend)."""
     lines = _golden_lines(shared_dir, "rouge155-realistic.jsonl")
@@ -69,6 +70,7 @@ def test_realistic_golden_every_value(shared_dir):
     assert not bad, f"{len(bad)} of {total} differ: {bad[:5]}"
 
 
+@pytest.mark.integration
 def test_realistic_golden_python_backend_sample(shared_dir):
     lines = _golden_lines(shared_dir, "rouge155-realistic.jsonl")[::20]
     assert {d["setting"] for d in lines} == {"A", "B", "A-m", "B-m", "A-s"}

@@ -207,6 +207,7 @@ def test_pickling():
 
 
 # -------------------------------------------------------------------------------------- corpora
+@pytest.mark.integration
 @pytest.mark.parametrize("name", STRESS_CORPORA)
 def test_corpora(name):
     if not corpus_available(name):
@@ -270,6 +271,7 @@ def score_rows(draw):
 @given(types=st.lists(score_rows(), min_size=1, max_size=3), n_samples=st.integers(1, 300),
        ci=st.one_of(st.sampled_from([0.0, 0.5, 0.9, 0.95, 0.99, 1.0]), st.floats(0, 1)),
        seed=st.integers(0, 2**32 - 1))
+@pytest.mark.integration
 def test_bootstrap_matches_rouge_score(types, n_samples, ci, seed):
     ours, real = scoring.BootstrapAggregator(ci, n_samples), rs_scoring.BootstrapAggregator(ci, n_samples)
     n = min(len(rows) for rows in types)
@@ -352,6 +354,7 @@ def run_py(args, cwd, **kw):
     return proc
 
 
+@pytest.mark.integration
 def test_switch_runs_an_unmodified_script(tmp_path):
     script = tmp_path / "prog.py"
     script.write_text(SCRIPT)
@@ -367,6 +370,7 @@ def test_switch_runs_an_unmodified_script(tmp_path):
     assert d == r
 
 
+@pytest.mark.integration
 def test_switch_dash_m_module(tmp_path):
     pkg = tmp_path / "mypkg"
     pkg.mkdir()
@@ -421,6 +425,7 @@ def test_switch_command_line_usage(tmp_path):
     assert proc.returncode == 2 and "no such file" in proc.stderr
 
 
+@pytest.mark.integration
 def test_a_scorer_pickled_by_rouge_score_loads_under_the_switch(tmp_path):
     """A RougeScorer pickled by the real rouge-score (its DefaultTokenizer holds an nltk stemmer) loads
     as the drop-in's under the switch and gives the same scores."""

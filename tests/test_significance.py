@@ -223,6 +223,7 @@ def test_progress_reports_scoring_and_resampling():
     assert seen["resampling"] == (30 + 64, 30 + 64)  # 6 examples: all 2**6 assignments, plus the interval
 
 
+@pytest.mark.integration
 def test_same_numbers_in_every_process_and_on_both_backends():
     from rouge_metric.core import native_available
 

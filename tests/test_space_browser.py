@@ -44,6 +44,8 @@ from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
+pytestmark = pytest.mark.integration
+
 LAUNCH = textwrap.dedent("""
     import json, sys
     DIR, SITES, PORT = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])

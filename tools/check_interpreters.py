@@ -11,9 +11,12 @@ test oracles (rouge-score, hypothesis, scipy; nltk at the version this interpret
 are comparable) and a regular, non-editable install of this checkout (the extension compiled for that
 interpreter). The tests in ``TESTS`` then run against the installed package (from a directory where
 the source tree is not importable), ``tools/backend_check.py --corpora`` checks that both backends give
-the same floats there, and its numbers must equal this interpreter's to the last bit. Two interpreters
-run at a time (``--jobs``), each logging to ``build/interpreters/<version>.log`` (shown when it fails).
-Run by ``.ci/run``.
+the same floats there, and its numbers must equal this interpreter's to the last bit (computed while the
+first environments are set up). The tests are those files' fast tier (``pytest``'s default selection,
+``pyproject.toml``); their integration tests (the very long texts of the parity tests) run once, in this
+interpreter's ``pytest -m integration``. Two interpreters run at a time (``--jobs``), each logging to
+``build/interpreters/<version>.log`` (shown when it fails) and printing the time of each phase (set-up,
+build, tests, numbers). Run by ``.ci/run``.
 Exit status: 0 when every interpreter present passed, 1 otherwise; versions not present are listed.
 """
 
@@ -72,12 +75,21 @@ def oracle_requirements() -> list:
     return reqs
 
 
-def check(version: str, python: str, numbers_ref: Path, keep: bool) -> bool:
-    """Build, test and compare one interpreter; its output goes to build/interpreters/<version>.log."""
+def check(version: str, python: str, numbers_ref, keep: bool) -> bool:
+    """Build, test and compare one interpreter; its output goes to build/interpreters/<version>.log.
+
+    ``numbers_ref``: a future of this interpreter's numbers file (None when they could not be computed).
+    """
     env_dir = REPO / "build" / "interpreters" / version
     vpy = env_dir / "bin" / "python"
     log_path = env_dir.parent / f"{version}.log"
     t0 = time.time()
+    phases = []
+
+    def phase(name, start):
+        phases.append(f"{name} {time.time() - start:.0f} s")
+        return time.time()
+
     env = dict(os.environ, ROUGE_METRIC_REQUIRE_NATIVE="1", HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
     env.pop("PYTHONPATH", None)
     where = tempfile.gettempdir()
@@ -85,6 +97,7 @@ def check(version: str, python: str, numbers_ref: Path, keep: bool) -> bool:
         status = "set-up failed"
         ok = (vpy.exists() or run([python, "-m", "venv", str(env_dir)], log) == 0) and \
             run([str(vpy), "-m", "pip", "install", "-q", "--disable-pip-version-check", *oracle_requirements()], log) == 0
+        t = phase("set-up", t0)
         if ok:
             # A regular install (not editable): the extension is compiled for this interpreter (a failed
             # compile is an error: ROUGE_METRIC_REQUIRE_NATIVE) and the tests import the installed package.
@@ -94,6 +107,7 @@ def check(version: str, python: str, numbers_ref: Path, keep: bool) -> bool:
                                                                           "*.egg-info", ".hypothesis", ".pytest_cache"))
                 ok = run([str(vpy), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
                           "--no-build-isolation", "--force-reinstall", str(src)], log, env=env) == 0
+            t = phase("build", t)
         if ok:
             probe = subprocess.run([str(vpy), "-c", "import rouge_metric, rouge_metric.core as c; "
                                     "print(rouge_metric.__file__); assert c.native_available(), 'no native extension'"],
@@ -105,16 +119,20 @@ def check(version: str, python: str, numbers_ref: Path, keep: bool) -> bool:
             tests = [str(REPO / t) for t in TESTS]
             passed = run([str(env_dir / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", "--rootdir", str(REPO),
                           "-c", str(REPO / "pyproject.toml"), *tests], log, cwd=where, env=env) == 0
+            t = phase("tests", t)
             out = env_dir / "numbers.json"
             check_py = str(REPO / "tools" / "backend_check.py")
             agree = run([str(vpy), check_py, "--require-native", "--corpora", "--out", str(out)], log, cwd=where,
                         env=env) == 0
-            same = out.exists() and run([sys.executable, check_py, "--compare", str(numbers_ref), str(out)], log) == 0
+            t = phase("numbers", t)
+            ref = numbers_ref.result()
+            same = ref is not None and out.exists() and \
+                run([sys.executable, check_py, "--compare", str(ref), str(out)], log) == 0
             ok = passed and agree and same
             status = (f"tests {'passed' if passed else 'FAILED'}, backends {'agree' if agree else 'DIFFER'}, "
                       f"numbers {'identical to this interpreter' if same else 'DIFFERENT'}")
-    print(f"check_interpreters: Python {version} ({python}): {status} ({time.time() - t0:.0f} s; log {log_path})",
-          flush=True)
+    print(f"check_interpreters: Python {version} ({python}): {status} ({time.time() - t0:.0f} s: "
+          f"{', '.join(phases)}; log {log_path})", flush=True)
     if not ok:
         sys.stdout.write(log_path.read_text(encoding="utf-8")[-6000:])
     if not keep:
@@ -140,16 +158,27 @@ def main() -> int:
     ref = REPO / "build" / "interpreters" / f"numbers-{me}.json"
     ref.parent.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
-    if subprocess.run([sys.executable, str(REPO / "tools" / "backend_check.py"), "--corpora", "--out", str(ref)],
-                      env=env).returncode != 0:
-        return 1
+
+    def reference_numbers():
+        """This interpreter's numbers, computed while the other interpreters' environments are set up."""
+        t0 = time.time()
+        rc = subprocess.run([sys.executable, str(REPO / "tools" / "backend_check.py"), "--corpora", "--out", str(ref)],
+                            env=env).returncode
+        print(f"check_interpreters: Python {me} (this one): numbers {'written' if rc == 0 else 'FAILED'} "
+              f"({time.time() - t0:.0f} s)", flush=True)
+        return ref if rc == 0 else None
+
     # Two interpreters at a time (the tests run on one core each; the compiles overlap the other's tests).
     from concurrent.futures import ThreadPoolExecutor
 
     present = [(v, p) for v, p in found.items() if p]
-    with ThreadPoolExecutor(max_workers=max(1, min(args.jobs, len(present) or 1))) as pool:
-        done = {v: pool.submit(check, v, p, ref, args.keep) for v, p in present}
+    with ThreadPoolExecutor(max_workers=1) as single, \
+            ThreadPoolExecutor(max_workers=max(1, min(args.jobs, len(present) or 1))) as pool:
+        numbers_ref = single.submit(reference_numbers)
+        done = {v: pool.submit(check, v, p, numbers_ref, args.keep) for v, p in present}
         results = {v: f.result() for v, f in done.items()}
+    if numbers_ref.result() is None:
+        return 1
     print("check_interpreters: " + ", ".join(f"{v} {'ok' if ok else 'FAILED'}" for v, ok in results.items())
           + (f"; not present: {', '.join(v for v, p in found.items() if not p)}" if not all(found.values()) else ""))
     return 0 if all(results.values()) else 1
