@@ -1,17 +1,20 @@
 """Harness recipes against each harness's own code (lm-eval, lighteval, MLflow, torchmetrics, the `rouge`
-package, rouge-score's aggregator) or, where it cannot run offline here, a re-creation on rouge-score
-(tests/oracles.py: HF evaluate's script, HELM). Floats compared with ==."""
+package, rouge-score's aggregator, evaluate 0.4.6 loading the Hub `rouge` script re-created as a local
+module script) or, where it cannot be installed here, a re-creation on rouge-score (tests/oracles.py:
+HELM). Floats compared with ==; numpy's global random state compared whole."""
+
+import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rouge_metric import harnesses as H
 from rouge_metric import pltrdy_rouge
 
 from corpora import corpus_available, load_corpus
-from oracles import EvaluateRougeStandIn, evaluate_rouge_compute, helm_reference_rouge
+from oracles import evaluate_load_for_mlflow, helm_reference_rouge, load_hub_rouge
 from strategies import texts
 
 BACKENDS = ["python", "native"]
@@ -252,21 +255,82 @@ def test_helm_matches_recreation(metric):
 
 
 # ------------------------------------------------------------------------------ HF evaluate and MLflow
+def _same_state(a, b):
+    """Two ``np.random.get_state()`` tuples are the same state (key, position, cached Gaussian)."""
+    return a[0] == b[0] and (a[1] == b[1]).all() and a[2:] == b[2:]
+
+
+def _evaluate():
+    pytest.importorskip("evaluate")
+    pytest.importorskip("rouge_score")
+
+
 @pytest.mark.parametrize("seed", [0, 7, 2024])
 @pytest.mark.parametrize("multi", [False, True])
-def test_evaluate_rouge_matches_recreation(seed, multi):
+def test_evaluate_rouge_matches_evaluate_load(seed, multi):
+    """``evaluate.load(script, seed=s).compute(...)``: same floats, and the caller's state afterwards."""
+    _evaluate()
     preds, refs = _corpus("cnndm_simcls_nl", 120)
     refs = [[r[0], preds[(i + 5) % len(preds)]] for i, r in enumerate(refs)] if multi else [r[0] for r in refs]
-    np.random.seed(seed)
-    want = evaluate_rouge_compute(preds, refs, use_stemmer=True)
+    np.random.seed(seed + 1)
+    np.random.random_sample(seed % 5)  # the caller's state is anything, not the module's seed
+    before = np.random.get_state()
+    module = load_hub_rouge(seed=seed)
+    want = module.compute(predictions=preds, references=refs, use_stemmer=True)
     after = np.random.get_state()
+    assert _same_state(after, before)  # evaluate restores the caller's state
     got = H.evaluate_rouge(preds, refs, use_stemmer=True, seed=seed)
     assert got.scores == want
-    assert (np.random.get_state()[1] == after[1]).all()
-    assert f"np.random.seed={seed}" in got.signature
-    per = evaluate_rouge_compute(preds, refs, use_stemmer=True, use_aggregator=False)
+    assert _same_state(np.random.get_state(), after)
+    assert f"evaluate-seed={seed}" in got.signature
+    per = load_hub_rouge(seed=seed).compute(predictions=preds, references=refs, use_stemmer=True,
+                                            use_aggregator=False)
     assert H.evaluate_rouge(preds, refs, use_stemmer=True, use_aggregator=False).per_example == [
         {t: per[t][i] for t in per} for i in range(len(preds))]
+    assert _same_state(np.random.get_state(), after)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preds=st.lists(texts(25), min_size=1, max_size=6), data=st.data(), multi=st.booleans(),
+       stem=st.booleans(), state_seed=st.integers(0, 2**32 - 1), draws=st.sampled_from([0, 1, 3, 311, 312, 700]),
+       load_seed=st.one_of(st.none(), st.integers(0, 2**32 - 1)))
+def test_evaluate_rouge_matches_evaluate_load_hypothesis(preds, data, multi, stem, state_seed, draws, load_seed):
+    """Any inputs, any caller state (position 624 right after seeding, 0 after 312 draws, anywhere else),
+    a seed at load or none (evaluate then draws it from the state): the values evaluate returns and
+    numpy's state afterwards are the recipe's."""
+    _evaluate()
+    refs = [data.draw(st.lists(texts(25), min_size=1, max_size=3) if multi else texts(25)) for _ in preds]
+    np.random.seed(state_seed)
+    np.random.random_sample(draws)
+    before = np.random.get_state()
+    module = load_hub_rouge(seed=load_seed, keep_in_memory=True)
+    want = module.compute(predictions=preds, references=refs, use_stemmer=stem)
+    after = np.random.get_state()
+    assert _same_state(after, before)
+    np.random.set_state(before)
+    got = H.evaluate_rouge(preds, refs, use_stemmer=stem, seed=load_seed)
+    assert got.scores == want
+    assert _same_state(np.random.get_state(), after)
+    assert f"evaluate-seed={module.seed})|" in got.signature
+
+
+def test_evaluate_rouge_of_a_module_loaded_earlier():
+    """Draws between ``evaluate.load`` and ``compute`` do not change evaluate's number (the seed was taken
+    at load): pass the module's ``seed``, or take :func:`evaluate_module_seed` when loading."""
+    _evaluate()
+    preds, refs = _corpus("xsum_brio", 40)
+    refs = [r[0] for r in refs]
+    np.random.seed(11)
+    taken = H.evaluate_module_seed()
+    module = load_hub_rouge()
+    assert module.seed == taken == 11
+    np.random.random_sample(17)
+    want = module.compute(predictions=preds, references=refs)
+    assert module.compute(predictions=preds, references=refs) == want  # same module, same number
+    assert H.evaluate_rouge(preds, refs, seed=module.seed).scores == want
+    assert H.evaluate_rouge(preds, refs, seed=taken).scores == want
+    np.random.seed(11)  # the recipe without a seed stands for a module loaded right before the call
+    assert H.evaluate_rouge(preds, refs).scores == want
 
 
 @pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL", "rougeLsum"])
@@ -274,7 +338,7 @@ def test_mlflow_matches_mlflow(rouge_type, monkeypatch):
     defs = pytest.importorskip("mlflow.metrics.metric_definitions")
     import pandas as pd
 
-    monkeypatch.setattr(defs, "_cached_evaluate_load", lambda *a, **k: EvaluateRougeStandIn())
+    monkeypatch.setattr(defs, "_cached_evaluate_load", evaluate_load_for_mlflow)
     preds, refs = _corpus("xsum_simcls", 80)
     refs = [r[0] for r in refs]
     fn = getattr(defs, f"_{rouge_type}_eval_fn")
