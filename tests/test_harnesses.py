@@ -59,6 +59,106 @@ def test_pltrdy_max_backtrack_gives_zero_like_a_recursion_error():
     assert "backtrack:49" in H.longbench_rouge([long], [[long]], max_backtrack=49).signature
 
 
+# ------------------------------------------------------------- the package's recursion (LongBench's 0.0)
+def _long(n, answer):
+    """A prediction of ``n`` distinct words in one sentence and an answer whose backtrack against it takes
+    ``n`` steps: ``"prefix"`` (its first 5 words: the deepest frames are matches at small indices) or
+    ``"junk_last"`` (300 other words and the last word: the deepest frames compare (i, j) keys with
+    i = 300, beyond Python's small-int cache)."""
+    words = [f"w{i}" for i in range(n)]
+    gold = words[:5] if answer == "prefix" else [f"j{i}" for i in range(300)] + [words[-1]]
+    return " ".join(words), " ".join(gold)
+
+
+def _at_depth(k, fn):
+    """``fn()`` called ``k`` frames deeper than the caller's frame."""
+    return _at_depth(k - 1, fn) if k else fn()
+
+
+def _threshold(fails):
+    """The smallest n in [100, 2000) for which ``fails(n)``."""
+    lo, hi = 100, 2000
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if fails(mid) else (mid, hi)
+    return hi
+
+
+@pytest.mark.parametrize("answer", ["prefix", "junk_last"])
+@pytest.mark.parametrize("depth", [0, 45, 300])
+def test_recursion_overflows_where_the_rouge_package_raises(depth, answer):
+    """``recursion_overflows`` called in place of LongBench's ``rouge_score`` says True exactly where the
+    real package raises RecursionError, at several stack depths."""
+    rouge = pytest.importorskip("rouge")
+
+    def longbench_rouge_score(prediction, ground_truth):  # tasks/longbench/metrics.py::rouge_score's frames
+        try:
+            rouge.Rouge().get_scores([prediction], [ground_truth], avg=True)
+        except RecursionError:
+            return True
+        return False
+
+    def package(n):
+        return _at_depth(depth, lambda: longbench_rouge_score(*_long(n, answer)))
+
+    def replay(n):  # the same frames above the call as package()
+        return _at_depth(depth, lambda: pltrdy_rouge.recursion_overflows(*_long(n, answer)))
+
+    n0 = _threshold(package)
+    assert 500 < n0 < sys.getrecursionlimit()
+    seen = set()
+    for n in range(n0 - 4, n0 + 5):
+        seen.add(package(n))
+        assert replay(n) == package(n), n
+    assert seen == {False, True}  # the window holds the last length that fits and the first that does not
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("depth", [0, 45, 300])
+def test_longbench_recursion_limit_matches_lm_eval(language, depth):
+    """Around the length where the package's recursion gives out, the recipe's default gives LongBench's
+    number (0.0 beyond it) when called where ``get_rouge_score`` is called."""
+    metrics = pytest.importorskip("lm_eval.tasks.longbench.metrics")
+    fn, name = ((metrics.get_rouge_zh_score, "rouge_zh_score") if language == "zh"
+                else (metrics.get_rouge_score, "rouge_score"))
+    for answer in ("prefix", "junk_last"):
+        def harness(n):
+            p, a = _long(n, answer)
+            return _at_depth(depth, lambda: fn({"answers": [a]}, [p]))
+
+        def recipe(n):  # the same frames above the call as harness()
+            p, a = _long(n, answer)
+            return _at_depth(depth, lambda: H.longbench_rouge([p], [[a]], language=language))
+
+        n0 = _threshold(lambda n: harness(n)[name] == 0.0)
+        seen = set()
+        for n in range(n0 - 4, n0 + 5):
+            want = harness(n)
+            seen.add(want[name] > 0.0)
+            assert recipe(n).per_example == [want], (answer, n)
+        assert seen == {False, True}  # the window holds the last length scored and the first scored 0.0
+
+
+def test_longbench_1500_word_sentence():
+    """The answer itself, one 1,500-word sentence: LongBench prints 0.0 (RecursionError), and so does the
+    recipe; ``max_backtrack="unlimited"`` gives the package's value without a recursion limit."""
+    rouge = pytest.importorskip("rouge")
+    text = " ".join(f"w{i}" for i in range(1500))
+    default = H.longbench_rouge([text], [[text]])
+    assert default.scores == {"rouge_score": 0.0} and "backtrack:python-recursion" in default.signature
+    metrics = pytest.importorskip("lm_eval.tasks.longbench.metrics")
+    assert default.per_example == [metrics.get_rouge_score({"answers": [text]}, [text])]
+    corrected = H.longbench_rouge([text], [[text]], max_backtrack="unlimited")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(5000)
+    try:
+        want = rouge.Rouge().get_scores([text], [text], avg=True)["rouge-l"]["f"]
+    finally:
+        sys.setrecursionlimit(limit)
+    assert corrected.scores == {"rouge_score": want} and want == 0.999999995
+    assert "backtrack:unlimited" in corrected.signature
+
+
 # --------------------------------------------------------------------------- BootstrapAggregator
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(1, 300), seed=st.integers(0, 2**32 - 1), ci=st.sampled_from([0.95, 0.9, 0.5]),
@@ -388,6 +488,22 @@ def test_recipes_refuse_what_they_cannot_honour():
         H.lighteval_rouge([["a"], ["b"]], [["a"], "b"], "rouge1")
     with pytest.raises(ValueError, match="language: invalid value 'de'"):
         H.longbench_rouge(["a"], [["a"]], language="de")
+    with pytest.raises(ValueError, match="max_backtrack: invalid value 'none'; expected an int >= 0 or one of"):
+        H.longbench_rouge(["a"], [["a"]], max_backtrack="none")
+    with pytest.raises(TypeError, match=r"answers\[0\]: expected a list of str, got str"):
+        H.longbench_rouge(["a"], ["a"])
+    with pytest.raises(ValueError, match=r"seed: expected an int in \[0, 2\*\*32 - 1\] or None, got -1"):
+        H.evaluate_rouge(["a"], ["a"], seed=-1)
+    with pytest.raises(ValueError, match=r"rouge_types\[1\]: invalid value 'rougeW'"):
+        H.evaluate_rouge(["a"], ["a"], rouge_types=["rouge1", "rougeW"])
+    with pytest.raises(TypeError, match=r"targets\[0\]: expected str, got list"):
+        H.mlflow_rouge(["a"], [["a"]], "rouge1")
+    with pytest.raises(ValueError, match=r"rouge_keys\[0\]: invalid value 'rouge'"):
+        H.torchmetrics_rouge(["a"], [["a"]], rouge_keys=("rouge",))
+    with pytest.raises(TypeError, match=r"completions\[0\]: expected a list of str, got str"):
+        H.helm_rouge(["a"], [["a"]], "rouge_1")
+    with pytest.raises(ValueError, match=r"predictions\[0\]: expected at least 1 str, got 0 \(sample 0"):
+        H.lighteval_rouge_t5([[]], [["a"]])
     with pytest.raises(ValueError, match="accumulate: invalid value 'max'"):
         H.torchmetrics_rouge(["a"], [["a"]], accumulate="max")
     with pytest.raises(ValueError, match="same length"):
