@@ -1,7 +1,11 @@
 """Harness recipes against each harness's own code (lm-eval, lighteval, MLflow, torchmetrics, the `rouge`
 package, rouge-score's aggregator, evaluate 0.4.6 loading the Hub `rouge` script re-created as a local
 module script) or, where it cannot be installed here, a re-creation on rouge-score (tests/oracles.py:
-HELM). Floats compared with ==; numpy's global random state compared whole."""
+HELM). Floats compared with ==; numpy's global random state compared whole.
+
+One file of about 500 lines, in the order of the package's modules: every recipe against its harness,
+sharing the corpus helpers, the strategies and the skip-when-the-harness-is-missing pattern, and run as
+one unit by tools/check_harnesses.py in the venv that holds the harnesses."""
 
 import sys
 
