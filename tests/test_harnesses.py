@@ -67,10 +67,10 @@ def test_pltrdy_max_backtrack_gives_zero_like_a_recursion_error():
 def _long(n, answer):
     """A prediction of ``n`` distinct words in one sentence and an answer whose backtrack against it takes
     ``n`` steps: ``"prefix"`` (its first 5 words: the deepest frames are matches at small indices) or
-    ``"junk_last"`` (300 other words and the last word: the deepest frames compare (i, j) keys with
-    i = 300, beyond Python's small-int cache)."""
+    ``"junk_last"`` (260 other words and the last word: the deepest frames compare (i, j) keys with
+    i = 260, beyond Python's small-int cache)."""
     words = [f"w{i}" for i in range(n)]
-    gold = words[:5] if answer == "prefix" else [f"j{i}" for i in range(300)] + [words[-1]]
+    gold = words[:5] if answer == "prefix" else [f"j{i}" for i in range(260)] + [words[-1]]
     return " ".join(words), " ".join(gold)
 
 
@@ -80,8 +80,8 @@ def _at_depth(k, fn):
 
 
 def _threshold(fails):
-    """The smallest n in [100, 2000) for which ``fails(n)``."""
-    lo, hi = 100, 2000
+    """The smallest n in (100, recursion limit + 50] for which ``fails(n)``."""
+    lo, hi = 100, sys.getrecursionlimit() + 50
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if fails(mid) else (mid, hi)
