@@ -27,11 +27,11 @@ import logging
 import os
 from typing import Any, Dict, List, Optional
 
-from rouge_metric.generation import LENGTH_KEYS, generate_once
+from rouge_metric.generation import LENGTH_KEYS
 
-from ._compat import import_torch, import_transformers
+from ._compat import import_transformers
 from .compute_metrics import RougeComputeMetrics
-from .decode import decode_eval_pred
+from .generate_mode import generate_and_score, score_subset  # noqa: F401  (generate_and_score: deprecated home)
 
 _transformers = import_transformers()
 from transformers import TrainerCallback  # noqa: E402  (after the version check)
@@ -221,8 +221,8 @@ class RougeCallback(TrainerCallback):
         if isinstance(metric.tokenizer, _TokenizerFromTrainer):
             metric.tokenizer = tokenizer
         metric.num_samples = max(metric.num_samples, self.num_samples)
-        values = generate_and_score(model, tokenizer, self.eval_dataset, metric, batch_size=self.batch_size,
-                                    generation_kwargs=self._generation_kwargs(args))
+        values = score_subset(model, tokenizer, self.eval_dataset, metric, batch_size=self.batch_size,
+                              generation_kwargs=self._generation_kwargs(args))
         logs = {f"{self.metric_prefix}_{k}": v for k, v in values.items()}
         if metrics is not None:
             metrics.update(logs)  # evaluate()'s return value: metric_for_best_model, early stopping
@@ -296,34 +296,3 @@ def dataset_length(dataloader: Any) -> Optional[int]:
         return len(dataloader.dataset)
     except (TypeError, AttributeError):
         return None
-
-
-def generate_and_score(model: Any, tokenizer: Any, dataset: Any, metric: RougeComputeMetrics, *,
-                       batch_size: int = 8, generation_kwargs: Optional[Dict[str, Any]] = None) -> Dict[str, float]:
-    """Generate on ``dataset`` batch by batch and score with ``metric`` (memory: one batch at a time)."""
-    torch = import_torch()
-    import numpy as np
-
-    was_training = model.training
-    model.eval()
-    device = next(model.parameters()).device
-    metric.reset()
-    try:
-        n = len(dataset)
-        for start in range(0, n, batch_size):
-            rows = [dataset[i] for i in range(start, min(start + batch_size, n))]
-            features = [{k: r[k] for k in ("input_ids", "attention_mask") if k in r} for r in rows]
-            enc = tokenizer.pad(features, return_tensors="pt")
-            with torch.no_grad():
-                out = generate_once(model, input_ids=enc["input_ids"].to(device),
-                                    attention_mask=enc["attention_mask"].to(device) if "attention_mask" in enc else None,
-                                    **(generation_kwargs or {}))
-            width = max(len(r["labels"]) for r in rows)
-            labels = np.full((len(rows), width), -100, dtype=np.int64)
-            for i, r in enumerate(rows):
-                labels[i, : len(r["labels"])] = r["labels"]
-            metric.add_batch(decode_eval_pred(tokenizer, out, labels))
-        return metric.finish()
-    finally:
-        if was_training:
-            model.train()

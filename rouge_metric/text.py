@@ -4,6 +4,9 @@ Everything that turns a string into tokens lives here, once. The default tokeniz
 ``rouge_score.tokenize.tokenize`` exactly (Python's full Unicode ``str.lower()`` first, then maximal
 runs of ``[a-z0-9]``; with a stemmer, tokens longer than 3 characters are stemmed and the result must
 still match ``^[a-z0-9]+$``).
+
+One file because tokenizing, stemming, splitting and locating tokens in the user's text are one
+pipeline with one set of names: each tokenizer's span finder and each stemmer's cache sit beside it.
 """
 
 from __future__ import annotations
@@ -192,7 +195,8 @@ _NAMED_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]
 
 
 # ------------------------------------------------------------------------------- character spans
-#: A token with the characters of the original text it came from: ``(token, start, end)``.
+#: A character span ``(start, end)`` in a text: ``text[start:end]`` is where a token came from (the
+#: spans of :meth:`TextPipeline.token_spans`, and of the explanations that highlight them).
 Span = Tuple[int, int]
 
 

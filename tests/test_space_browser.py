@@ -31,6 +31,8 @@ import pytest
 from rouge_metric import space
 from rouge_metric.explain import explain
 
+pytestmark = pytest.mark.integration  # a browser and a gradio server
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 CHROMEDRIVER = shutil.which("chromedriver")
 if not (CHROMIUM and CHROMEDRIVER):
