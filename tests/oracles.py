@@ -29,8 +29,8 @@ def lcs_indices(ref, can):
 
 
 def bootstrap_all_at_once(values, means, n_resamples, confidence_level, seed, chunk=64):
-    """``rouge_metric.aggregate.bootstrap`` as it was before resampling went blockwise (commit a761fbb),
-    verbatim: chunks of 64 resamples gathered whole, ``data[idx]`` of shape (64, N, 3 * types) at once.
+    """The unblocked bootstrap: chunks of 64 resamples gathered whole, ``data[idx]`` of shape
+    (64, N, 3 * types) at once, with the same draws as ``rouge_metric.aggregate.bootstrap``.
     The oracle of the blocked implementation, which must give the same floats."""
     import numpy as np
 

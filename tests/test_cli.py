@@ -238,7 +238,7 @@ def test_rouge155_preset_from_the_command_line(tmp_path, capsys, shared_dir):
     assert code == cli.EXIT_USAGE and "--exceptions: only used with --rouge155" in err
 
 
-# ----------------------------------------------------------------------- newcomer edges (issue 16)
+# ----------------------------------------------------------------------- newcomer edges
 def test_missing_stopwords_file_is_a_file_error(capsys, tmp_path):
     for cmd in ("score", "explain"):
         code, out, err = run([cmd, "--predictions", DATA / "predictions.txt", "--references",
