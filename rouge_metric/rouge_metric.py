@@ -30,6 +30,7 @@ from .perl_text import PerlPipeline
 from .result import STATS, output_key
 from .rouge155 import perl_tokens
 from .scoring import Rouge, validate_batch
+from .segment import EXTRA
 from .sentence_split import split_sentences
 from .text import TextPipeline
 
