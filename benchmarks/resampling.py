@@ -1,22 +1,22 @@
-"""Time and peak memory of the resampling: the corpus bootstrap before/after blocking, and compare().
+"""Time and peak memory of the resampling: the blocked corpus bootstrap against its oracle, and compare().
 
     python benchmarks/resampling.py bootstrap                     # 300,000 examples x 1,000 resamples
     python benchmarks/resampling.py bootstrap --pairs 50000 --rounds 3
     python benchmarks/resampling.py compare                       # 11,490 synthetic pairs, 2 systems
 
-``bootstrap`` runs :func:`rouge_metric.aggregate.bootstrap` ("after", blocked) and the implementation
-it replaced ("before", kept verbatim as the test oracle in tests/oracles.py: chunks of 64 resamples
-gathered whole) on the same per-example values (``--types`` rouge types of uniform random P/R/F,
-seeded), each measurement in a fresh process, before and after alternating (before first in odd
-rounds). Per process: ``cold`` is the first call, ``warm`` the second (``--warm``; off for "before"
-by default, whose call takes minutes at 300,000 examples), ``peak`` the peak RSS of the process and
-``start`` its RSS before the first call (imports and the values themselves). The two must give
-the same floats: the script checks the digest of the intervals and exits 1 otherwise.
+``bootstrap`` runs :func:`rouge_metric.aggregate.bootstrap` (blocked; labelled "after" in the output)
+and the unblocked gather of tests/oracles.py (the test oracle, labelled "before": chunks of 64 resamples
+gathered whole; ``--skip-before`` leaves it out) on the same per-example values (``--types`` rouge types
+of uniform random P/R/F, seeded), each measurement in a fresh process, the two alternating (the oracle
+first in odd rounds). Per process: ``cold`` is the first call, ``warm`` the second (``--warm``; off for
+the oracle by default, whose call takes minutes at 300,000 examples), ``peak`` the peak RSS of the
+process and ``start`` its RSS before the first call (imports and the values themselves). The two must
+give the same floats: the script checks the digest of the intervals and exits 1 otherwise.
 
 ``compare`` times :func:`rouge_metric.compare` (scoring every system once + the test) cold and warm
 for both methods on a synthetic news-like corpus (benchmarks/bench.py's), and
 :func:`rouge_metric.significance.paired_test` alone (the resampling only), with peak RSS.
-Figures are medians over ``--rounds``; the machine (CPU, load) is printed first.
+Figures are medians over ``--rounds``; the machine (CPU, logical CPUs, current load) is printed first.
 """
 
 from __future__ import annotations

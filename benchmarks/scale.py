@@ -86,7 +86,7 @@ CHILD = textwrap.dedent("""
         ctx = ray.data.DataContext.get_current()
         ctx.enable_progress_bars = False
         # one global aggregate of a few hundred state rows: the sort-based shuffle starts no aggregator
-        # actors (the default hash shuffle adds about 9 s per run here; docs/scale.md)
+        # actors (the default hash shuffle starts them on every run; docs/scale.md)
         ctx.shuffle_strategy = ray.data.context.ShuffleStrategy.SORT_SHUFFLE_PULL_BASED
         from rouge_metric.ray_data import score_dataset
         def run():

@@ -16,6 +16,7 @@ from rouge_metric.scoring import Rouge
 
 from ._compat import check_installed_transformers
 from .decode import DecodedBatch, decode_eval_pred
+from .evaluation_record import EvaluationRecord
 
 logger = logging.getLogger("rouge_metric")
 
@@ -40,6 +41,12 @@ class RougeComputeMetrics:
         gen_len: also return ``gen_len``, the mean number of non-pad generated tokens.
         num_samples: keep this many (prediction, reference, per-example scores) of each evaluation in
             :attr:`last_samples` (read by :class:`~rouge_metric.callbacks.RougeCallback`).
+        record: also keep an :class:`~rouge_metric.callbacks.evaluation_record.EvaluationRecord` of each
+            evaluation in :attr:`last_record`: the per-example F and length distributions in bounded memory
+            (``RougeCallback(distributions=True)`` or ``report=...`` turns it on). The logged numbers are the
+            same either way.
+        keep_texts: with ``record``, the record also keeps the first ``keep_texts`` decoded predictions and
+            references of each evaluation (what ``RougeCallback``'s HTML report is built from).
         sync_ranks: merge the accumulators of all ``torch.distributed`` ranks before the result. Leave it
             off with the Trainer, which already gathers predictions on every rank (in both modes);
             turn it on only in a custom loop where each rank sees just its own shard.
@@ -62,7 +69,7 @@ class RougeComputeMetrics:
                  use_stemmer: Optional[bool] = None, sentence_splitter: Any = "newline", score_ids: bool = False,
                  stats: Sequence[str] = ("fmeasure",), scale: float = 100.0, gen_len: bool = True,
                  num_samples: int = 0, sync_ranks: bool = False, rouge_tokenizer: Any = None,
-                 **rouge_options: Any) -> None:
+                 record: bool = False, keep_texts: int = 0, **rouge_options: Any) -> None:
         check_installed_transformers()
         if tokenizer is None or not callable(getattr(tokenizer, "batch_decode", None)):
             raise TypeError(f"tokenizer: expected a Hugging Face tokenizer with batch_decode, got {type(tokenizer).__name__}")
@@ -80,6 +87,8 @@ class RougeComputeMetrics:
             raise ValueError(f"stats: must not be empty; allowed: {', '.join(map(repr, STATS))}")
         if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
             raise ValueError(f"num_samples: expected an integer >= 0, got {num_samples!r}")
+        if isinstance(keep_texts, bool) or not isinstance(keep_texts, int) or keep_texts < 0:
+            raise ValueError(f"keep_texts: expected an integer >= 0, got {keep_texts!r}")
         self.tokenizer = tokenizer
         self.score_ids = bool(score_ids)
         if self.score_ids:
@@ -101,10 +110,14 @@ class RougeComputeMetrics:
         self.gen_len = bool(gen_len)
         self.num_samples = num_samples
         self.sync_ranks = bool(sync_ranks)
+        self.record = bool(record)
+        self.keep_texts = keep_texts
         #: The last completed evaluation: the core's result, the returned metrics, the kept samples.
         self.last_result: Optional[CorpusResult] = None
         self.last_metrics: Optional[Dict[str, float]] = None
         self.last_samples: List[Dict[str, Any]] = []
+        #: The distributions (and first texts) of the last completed evaluation, when ``record`` is on.
+        self.last_record: Optional[EvaluationRecord] = None
         #: How many evaluations have completed (lets a callback tell whether it was called this time).
         self.completed = 0
         #: Size of the evaluation set, when known (set by RougeCallback from the eval dataloader): rows past it
@@ -129,6 +142,7 @@ class RougeComputeMetrics:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.last_result, new.last_metrics, new.last_samples, new.completed = None, None, [], 0
+        new.last_record = None
         new.reset()
         return new
 
@@ -139,6 +153,11 @@ class RougeComputeMetrics:
         self._gen_tokens = 0
         self._rows = 0
         self._samples: List[Dict[str, Any]] = []
+        self._record: Optional[EvaluationRecord] = self.new_record() if self.record else None
+
+    def new_record(self) -> EvaluationRecord:
+        """An empty record with this metric's types, scale and ``keep_texts``."""
+        return EvaluationRecord(self.rouge.rouge_types, self.scale, self.keep_texts)
 
     def __call__(self, eval_pred: Any, compute_result: Optional[bool] = None) -> Dict[str, float]:
         """Score an ``EvalPrediction`` (or a ``(predictions, label_ids)`` pair).
@@ -162,10 +181,21 @@ class RougeComputeMetrics:
         return {}
 
     def add_batch(self, batch: DecodedBatch) -> None:
-        """Score decoded texts into the running sums (memory stays flat: only sums are kept)."""
+        """Score decoded texts into the running sums (memory stays flat: only sums are kept, plus the bounded
+        record when ``record`` is on)."""
         refs = batch.references
         per_example: Optional[List[Any]] = [] if len(self._samples) < self.num_samples else None
-        self.rouge.add_to(self._acc, predictions=batch.predictions, references=refs, per_example=per_example)
+        if self.record and self._record is None:  # turned on after construction (by RougeCallback)
+            self._record = self.new_record()
+        if self._record is None:
+            self.rouge.add_to(self._acc, predictions=batch.predictions, references=refs, per_example=per_example)
+        else:  # the same runs add_to scores, also read for the record
+            for run in self.rouge.score_batches(predictions=batch.predictions, references=refs,
+                                                values=self._acc.values is not None, scores=True):
+                self._acc.add_batch(run)
+                if per_example is not None:
+                    per_example.extend(run.scores)
+                self._record.add_batch(run, batch.predictions, refs)
         self._gen_tokens += sum(batch.gen_lens)
         if per_example:
             start = self._acc.n - len(per_example)
@@ -180,7 +210,7 @@ class RougeComputeMetrics:
 
     def finish(self) -> Dict[str, float]:
         """The metrics of everything added since the last reset; then reset."""
-        acc, gen_tokens, samples = self._acc, self._gen_tokens, self._samples
+        acc, gen_tokens, samples, record = self._acc, self._gen_tokens, self._samples, self._record
         from ._dist import merge_across_ranks, world_size
 
         if self.sync_ranks:
@@ -197,10 +227,20 @@ class RougeComputeMetrics:
         if self.gen_len:
             metrics["gen_len"] = gen_tokens / acc.n if acc.n else 0.0
         self.last_result, self.last_metrics, self.last_samples = result, dict(metrics), samples[: self.num_samples]
+        self.last_record = record
         self.completed += 1
         self.expected_examples = None  # known per evaluation only
         self.reset()
         return metrics
+
+    def record_texts(self, predictions: Sequence[Any], references: Sequence[Any]) -> EvaluationRecord:
+        """Score ``predictions`` / ``references`` into a fresh record and make it :attr:`last_record` (for
+        evaluations scored elsewhere, such as ``RougeCallback``'s generate mode); the sums are untouched."""
+        record = self.new_record()
+        for run in self.rouge.score_batches(predictions=predictions, references=references, scores=True):
+            record.add_batch(run, predictions, references)
+        self.last_record = record
+        return record
 
     def __repr__(self) -> str:
         return f"RougeComputeMetrics({self.signature!r}, stats={self.stats}, scale={self.scale:g})"

@@ -17,7 +17,14 @@ Two modes:
 Files written in ``output_dir`` (default ``args.output_dir``), by the main process only:
 ``rouge_history.jsonl`` (one object per evaluation: step, epoch, prefix, metrics, n, signature),
 ``rouge_samples.jsonl`` (per evaluation, the first ``num_samples`` predictions with their scores) and
-``rouge_best.json`` (the best evaluation by ``best_metric`` and its checkpoint, when one was saved).
+``rouge_best.json`` (the best evaluation by ``best_metric`` and its checkpoint, when one was saved);
+with ``report="each"`` the HTML report of every evaluation (``rouge_report-step-<N>.html``), with
+``report="best"`` the one of the best evaluation so far (``rouge_report-best.html``).
+
+With ``distributions=True`` and a bound trainer, each evaluation's per-example F and length distributions go
+to the Trainer's TensorBoard writer as histograms, with the mean lengths as scalars
+(:mod:`~rouge_metric.callbacks.evaluation_record`); ``log_history`` and the other reporters get the same
+keys as without it.
 """
 
 from __future__ import annotations
@@ -27,11 +34,14 @@ import logging
 import os
 from typing import Any, Dict, List, Optional
 
-from rouge_metric.generation import LENGTH_KEYS, generate_once
+from rouge_metric.generation import LENGTH_KEYS
 
-from ._compat import import_torch, import_transformers
+from ._compat import import_transformers
 from .compute_metrics import RougeComputeMetrics
-from .decode import decode_eval_pred
+from .evaluation_record import EvaluationRecord, log_to_tensorboard
+from .report_outputs import (REPORT_BEST_FILE, REPORT_MAX_EXAMPLES, REPORT_STEP_FILE, build_report_page,
+                             check_report_options, is_report_step_file, tensorboard_writers)
+from .generate_mode import generate_and_score, score_subset  # noqa: F401  (generate_and_score: deprecated home)
 
 _transformers = import_transformers()
 from transformers import TrainerCallback  # noqa: E402  (after the version check)
@@ -69,6 +79,16 @@ class RougeCallback(TrainerCallback):
         num_samples: how many predictions to keep per evaluation with their per-example scores (in reuse
             mode the given ``RougeComputeMetrics`` keeps them: its ``num_samples`` is raised to this).
         output_dir: where the files go (default ``args.output_dir``).
+        report: write the HTML report (:func:`rouge_metric.report.report`, the ``[report]`` extra) of
+            ``"each"`` evaluation (``rouge_report-step-<N>.html``) or of the ``"best"`` one by ``best_metric``
+            (``rouge_report-best.html``, rewritten when a better evaluation comes); None (default): none.
+        report_max_examples: the report covers the first this many examples of an evaluation (their
+            decoded texts are what the metric keeps in memory); the page says when it is fewer than all.
+        report_options: more arguments of :func:`rouge_metric.report.report`, among
+            :data:`~rouge_metric.callbacks.report_outputs.REPORT_OPTIONS`; the scoring settings are the metric's.
+        distributions: log each evaluation's per-example F and length distributions as histograms (and the
+            mean lengths as scalars) to the Trainer's TensorBoard (``report_to="tensorboard"``); needs
+            :meth:`bind`. The memory is bounded (see :mod:`~rouge_metric.callbacks.evaluation_record`).
         **rouge_options: settings of the scorer built in generate mode when ``compute_metrics`` is None
             (``RougeComputeMetrics`` arguments: ``rouge_types``, ``use_stemmer``, ``stats`` ...).
     """
@@ -76,7 +96,9 @@ class RougeCallback(TrainerCallback):
     def __init__(self, compute_metrics: Optional[RougeComputeMetrics] = None, *, eval_dataset: Any = None,
                  tokenizer: Any = None, metric_prefix: str = "eval_subset", batch_size: int = 8,
                  generation_kwargs: Optional[Dict[str, Any]] = None, best_metric: Optional[str] = "rougeL",
-                 num_samples: int = 4, output_dir: Optional[str] = None, **rouge_options: Any) -> None:
+                 num_samples: int = 4, output_dir: Optional[str] = None, report: Optional[str] = None,
+                 report_max_examples: int = REPORT_MAX_EXAMPLES, report_options: Optional[Dict[str, Any]] = None,
+                 distributions: bool = False, **rouge_options: Any) -> None:
         if compute_metrics is not None and not isinstance(compute_metrics, RougeComputeMetrics):
             raise TypeError(
                 f"compute_metrics: expected a RougeComputeMetrics, got {type(compute_metrics).__name__}"
@@ -94,6 +116,9 @@ class RougeCallback(TrainerCallback):
             raise ValueError(f"batch_size: expected an integer >= 1, got {batch_size!r}")
         if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
             raise ValueError(f"num_samples: expected an integer >= 0, got {num_samples!r}")
+        report_options = check_report_options(report, report_max_examples, report_options, best_metric)
+        if not isinstance(distributions, bool):
+            raise ValueError(f"distributions: expected True or False, got {distributions!r}")
         if eval_dataset is not None:
             if not hasattr(eval_dataset, "__len__") or len(eval_dataset) == 0:
                 raise ValueError("eval_dataset: expected a non-empty sized dataset of tokenized examples")
@@ -121,7 +146,24 @@ class RougeCallback(TrainerCallback):
         else:  # validated now; the Trainer's processing_class replaces the placeholder at the first evaluation
             self.metric = RougeComputeMetrics(tokenizer or _TokenizerFromTrainer(), **rouge_options)
         self._check_best_metric(best_metric, self.metric)
+        if report is not None and self.metric.score_ids:
+            raise ValueError("report: the HTML report shows texts, but the metric scores token ids (score_ids=True); "
+                             "use report=None or a metric that decodes")
         self.best_metric = best_metric
+        self.report = report
+        self.report_max_examples = report_max_examples
+        self.report_options = report_options
+        self.distributions = distributions
+        if report is not None or distributions:
+            # The metric that scores the evaluation keeps the distributions and the texts the report needs.
+            self.metric.record = True
+            if report is not None:
+                self.metric.keep_texts = max(self.metric.keep_texts, report_max_examples)
+        #: Paths of the HTML reports written so far.
+        self.reports: List[str] = []
+        #: The tags written to TensorBoard at the last evaluation (``distributions=True``).
+        self.logged_tags: List[str] = []
+        self._warned_histograms = False
         self.trainer: Any = None
         #: One dict per evaluation (as written to rouge_history.jsonl).
         self.history: List[Dict[str, Any]] = []
@@ -148,10 +190,15 @@ class RougeCallback(TrainerCallback):
     # ------------------------------------------------------------------------------------ hooks
     def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         if state.global_step == 0 and state.is_world_process_zero:  # a fresh run: start new files
-            for name in (HISTORY_FILE, SAMPLES_FILE, BEST_FILE):
-                path = os.path.join(self._dir(args), name)
+            directory = self._dir(args)
+            for name in (HISTORY_FILE, SAMPLES_FILE, BEST_FILE, REPORT_BEST_FILE):
+                path = os.path.join(directory, name)
                 if os.path.exists(path):
                     os.remove(path)
+            if self.report is not None and os.path.isdir(directory):
+                for name in os.listdir(directory):
+                    if is_report_step_file(name):
+                        os.remove(os.path.join(directory, name))
 
     def on_prediction_step(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         # Runs before compute_metrics sees the gathered predictions: tell the adapter the eval set size so the
@@ -180,6 +227,12 @@ class RougeCallback(TrainerCallback):
                     fh.write(json.dumps({"step": state.global_step, "prefix": entry["prefix"],
                                          "samples": self.samples}) + "\n")
             self._write_best(args)
+            record = self.metric.last_record if self.metric is not None else None
+            if record is not None and (self.report is not None or self.distributions):
+                if self.distributions:
+                    self._log_distributions(record, entry["prefix"], state.global_step)
+                if self.report is not None:
+                    self._write_report(directory, record, entry, state)
 
     def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         if self.best is not None and self.best["step"] == state.global_step:
@@ -221,8 +274,8 @@ class RougeCallback(TrainerCallback):
         if isinstance(metric.tokenizer, _TokenizerFromTrainer):
             metric.tokenizer = tokenizer
         metric.num_samples = max(metric.num_samples, self.num_samples)
-        values = generate_and_score(model, tokenizer, self.eval_dataset, metric, batch_size=self.batch_size,
-                                    generation_kwargs=self._generation_kwargs(args))
+        values = score_subset(model, tokenizer, self.eval_dataset, metric, batch_size=self.batch_size,
+                              generation_kwargs=self._generation_kwargs(args))
         logs = {f"{self.metric_prefix}_{k}": v for k, v in values.items()}
         if metrics is not None:
             metrics.update(logs)  # evaluate()'s return value: metric_for_best_model, early stopping
@@ -253,6 +306,48 @@ class RougeCallback(TrainerCallback):
             out["num_beams"] = args.generation_num_beams
         out.update(self.generation_kwargs)
         return out
+
+    # --------------------------------------------------------------------------- report, histograms
+    def _log_distributions(self, record: EvaluationRecord, prefix: str, step: int) -> None:
+        writers = tensorboard_writers(self.trainer)
+        if not writers:
+            if not self._warned_histograms:
+                self._warned_histograms = True
+                logger.warning(
+                    "RougeCallback(distributions=True): no reporting integration takes histograms here; call "
+                    "callback.bind(trainer) and use report_to='tensorboard' (the other reporters get the same "
+                    "scalar means as without distributions)"
+                    if self.trainer is None else
+                    "RougeCallback(distributions=True): the bound trainer has no TensorBoard writer "
+                    "(report_to='tensorboard'); the per-example distributions were not logged"
+                )
+            return
+        tags: List[str] = []
+        for writer in writers:
+            tags = log_to_tensorboard(writer, record, prefix, step)
+        self.logged_tags = tags
+
+    def _write_report(self, directory: str, record: EvaluationRecord, entry: Dict[str, Any], state: Any) -> None:
+        step = state.global_step
+        if self.report == "each":
+            name = REPORT_STEP_FILE.format(step=step)
+        elif self.best is not None and self.best["step"] == step and self.best["value"] == entry["metrics"].get(
+                self.best_metric):
+            name = REPORT_BEST_FILE
+        else:
+            return
+        if not record.predictions:
+            return
+        assert self.metric is not None
+        path = os.path.join(directory, name)
+        try:
+            build_report_page(record, self.metric, entry["prefix"], step, state.epoch, self.report,
+                              self.report_options).save(path)
+        except Exception as exc:  # a side output: the training goes on, the reason is logged
+            logger.warning("RougeCallback: the HTML report of step %s was not written: %s: %s", step,
+                           type(exc).__name__, exc)
+            return
+        self.reports.append(path)
 
     # ------------------------------------------------------------------------------ bookkeeping
     def _dir(self, args: Any) -> str:
@@ -296,34 +391,3 @@ def dataset_length(dataloader: Any) -> Optional[int]:
         return len(dataloader.dataset)
     except (TypeError, AttributeError):
         return None
-
-
-def generate_and_score(model: Any, tokenizer: Any, dataset: Any, metric: RougeComputeMetrics, *,
-                       batch_size: int = 8, generation_kwargs: Optional[Dict[str, Any]] = None) -> Dict[str, float]:
-    """Generate on ``dataset`` batch by batch and score with ``metric`` (memory: one batch at a time)."""
-    torch = import_torch()
-    import numpy as np
-
-    was_training = model.training
-    model.eval()
-    device = next(model.parameters()).device
-    metric.reset()
-    try:
-        n = len(dataset)
-        for start in range(0, n, batch_size):
-            rows = [dataset[i] for i in range(start, min(start + batch_size, n))]
-            features = [{k: r[k] for k in ("input_ids", "attention_mask") if k in r} for r in rows]
-            enc = tokenizer.pad(features, return_tensors="pt")
-            with torch.no_grad():
-                out = generate_once(model, input_ids=enc["input_ids"].to(device),
-                                    attention_mask=enc["attention_mask"].to(device) if "attention_mask" in enc else None,
-                                    **(generation_kwargs or {}))
-            width = max(len(r["labels"]) for r in rows)
-            labels = np.full((len(rows), width), -100, dtype=np.int64)
-            for i, r in enumerate(rows):
-                labels[i, : len(r["labels"])] = r["labels"]
-            metric.add_batch(decode_eval_pred(tokenizer, out, labels))
-        return metric.finish()
-    finally:
-        if was_training:
-            model.train()

@@ -56,9 +56,11 @@ class Record:
         return f"{type(self).__qualname__}({inner})"
 
     @classmethod
-    def _defaults(cls) -> Dict[str, Any]:
+    def defaults(cls) -> Dict[str, Any]:
         """Field -> default of ``__init__`` (the fields without one are left out)."""
         code = cls.__init__.__code__
         names = code.co_varnames[1:code.co_argcount]
         defaults = cls.__init__.__defaults__ or ()
         return dict(zip(names[len(names) - len(defaults):], defaults))
+
+    _defaults = defaults

@@ -1,4 +1,8 @@
-"""Aggregation of per-example scores: exact mean and seeded bootstrap confidence intervals.
+"""Aggregation of per-example scores: exact mean, seeded bootstrap confidence intervals, and
+ROUGE-1.5.5's own averaging (the mean of its ``srand(i)`` resamples, rounded as the script prints).
+
+One file because every way of turning per-example scores into a corpus number lives in one place:
+the exact sums they all start from, the streaming accumulator, and the two resampling schemes.
 
 The mean is exact (correctly rounded, like ``math.fsum``), so it does not depend on the order in
 which examples arrive: batches, threads and processes merged in any order give the same floats.
@@ -161,6 +165,23 @@ class CorpusAccumulator:
             for t in acc.rouge_types:
                 acc.values[t].extend(values[t])  # type: ignore[index]
         return acc
+
+    def add_batch(self, batch: Any) -> None:
+        """Add a :class:`~rouge_metric.backends.ScoreBatch`: its exact partial sums when it has them
+        (the native scorer's; the same correctly rounded means as adding its examples one by one),
+        otherwise its examples one by one. Values are kept when this accumulator keeps them."""
+        if tuple(batch.rouge_types) != self.rouge_types:
+            raise ValueError(f"cannot merge scores of types {tuple(batch.rouge_types)} into {self.rouge_types}")
+        if batch.partials is None:
+            for scores, pl, rl in batch.examples():
+                self.add(scores, pl, rl)
+            return
+        per_type = None
+        if self.values is not None:
+            if batch.values is None:
+                raise ValueError("add_batch: this accumulator keeps values; score the batch with values=True")
+            per_type = {t: batch.type_values(k) for k, t in enumerate(self.rouge_types)}
+        self.merge(CorpusAccumulator.from_partials(self.rouge_types, batch.n, batch.partials, per_type))
 
     def merge(self, other: "CorpusAccumulator") -> None:
         if other.rouge_types != self.rouge_types:
@@ -356,7 +377,90 @@ def percentile_interval(resampled: Any, confidence_level: float) -> Tuple[Any, A
     return low, high
 
 
+def round5(x: float) -> float:
+    """ROUGE-1.5.5's ``sprintf("%7.5f", x)`` read back as a number."""
+    return float("%.5f" % x)
+
+
 def mean_of(values: Iterable[float]) -> float:
     """Exact mean (0.0 for no values)."""
     vals = list(values)
     return math.fsum(vals) / len(vals) if vals else 0.0
+
+
+# ------------------------------------------------------------------ ROUGE-1.5.5's averaging
+def perl_rand_indices(n_seeds: int, n: int):
+    """For seeds i = 0..n_seeds-1 at once: Perl's ``srand(i)`` then n times ``int(rand(n))``; yields one
+    array (the draw of every seed) per step. Perl >= 5.20 uses its own drand48: x0 = (seed << 16) + 0x330E,
+    x = (0x5DEECE66D * x + 0xB) mod 2^48, rand(n) = n * (x / 2^48). O(n_seeds * n)."""
+    import numpy as np
+
+    x = (np.arange(n_seeds, dtype=np.uint64) & np.uint64(0xFFFFFFFF)) << np.uint64(16)
+    x += np.uint64(0x330E)
+    a, c, mask = np.uint64(0x5DEECE66D), np.uint64(0xB), np.uint64(0xFFFFFFFFFFFF)
+    fn = float(n)
+    for _ in range(n):
+        x = (x * a + c) & mask  # wraps mod 2^64, and 2^48 divides 2^64
+        yield (fn * (x.astype(np.float64) * 3.552713678800501e-15)).astype(np.int64)  # 2^-48
+
+
+def perl_bootstrap(values: Sequence[Tuple[float, float, float]], n_resamples: int = 1000,
+                   confidence: float = 95.0) -> Tuple[Tuple[float, float, float], Tuple[float, float, float],
+                                                      Tuple[float, float, float]]:
+    """The script's ``computeAverages`` for one measure: for resample i = 0..n_resamples-1, ``srand(i)``
+    and the mean of N values drawn with ``int(rand(N))`` (summed in draw order); the printed average is
+    the mean of the ascending-sorted resample means and the interval interpolates between sorted
+    resample means at ``int(delta)`` and ``int(R - delta - 1)``, delta = R * (100 - cf) / 2 / 100.
+    Everything rounded with ``%7.5f``.
+
+    ``values`` are the rounded per-case (R, P, F) triples in the script's instance order (keys sorted
+    as strings, see :meth:`rouge_metric.rouge155.Rouge155.compute`). Returns ((avgR, avgP, avgF), (lowR, lowP, lowF),
+    (highR, highP, highF)). O(n_resamples * N).
+
+    >>> perl_bootstrap([(1.0, 0.5, 0.66667), (0.0, 0.0, 0.0)], n_resamples=10)
+    ((0.55, 0.275, 0.36667), (0.0, 0.0, 0.0), (1.0, 0.5, 0.66667))
+    """
+    avg, low, high = perl_bootstrap_columns([list(v) for v in values], n_resamples, confidence, width=3)
+    return tuple(avg), tuple(low), tuple(high)  # type: ignore[return-value]
+
+
+def perl_bootstrap_columns(rows: Sequence[Sequence[float]], n_resamples: int, confidence: float,
+                           width: int) -> Tuple[List[float], List[float], List[float]]:
+    """:func:`perl_bootstrap` for several measures at once (every column of ``rows`` is one value of one
+    measure; all columns see the same draws, as in the script where every measure reseeds with
+    ``srand(i)``). Vectorized over the resamples with numpy, in the script's floating-point order.
+    O(n_resamples * N * width) time, O(n_resamples * width) memory beyond the input."""
+    import numpy as np
+
+    n = len(rows)
+    if n == 0:
+        z = [0.0] * width
+        return z, list(z), list(z)
+    V = np.asarray(rows, dtype=np.float64).reshape(n, width)
+    R = n_resamples
+    fn = float(n)
+    S = None
+    for idx in perl_rand_indices(R, n):
+        if S is None:
+            S = V[idx].copy()
+        else:
+            S += V[idx]  # summed in draw order, as the script
+    means = S / fn
+    delta = R * ((100 - confidence) / 2.0) / 100.0
+    ci_ua = int(R - delta - 1)
+    ci_la = int(delta)
+    ci_r = R - delta - 1 - ci_ua
+    avg, low, high = [], [], []
+    for k in range(width):
+        srt = np.sort(means[:, k]).tolist()
+        acc = 0.0
+        for v in srt:  # sequential, as the script (not pairwise, not compensated)
+            acc += v
+        avg.append(round5(acc / R))
+
+        def at(i: int) -> float:
+            return srt[i] if 0 <= i < R else 0.0  # the script reads an undef element as 0
+
+        low.append(round5(at(ci_la) + (at(ci_la + 1) - at(ci_la)) * ci_r))
+        high.append(round5(at(ci_ua) + (at(ci_ua + 1) - at(ci_ua)) * ci_r))
+    return avg, low, high

@@ -1,7 +1,11 @@
 """One frozen settings object: defaults, allowed values, validation and the signature.
 
 Every adapter (evaluate module, Trainer callbacks, datasets mapper, CLI) builds a
-:class:`RougeConfig` and never re-validates anything itself.
+:class:`RougeConfig` and never re-validates anything itself; the command line builds its options from
+the field metadata declared here (:data:`FIELD_METADATA`).
+
+One file: the settings' fields, defaults, allowed values, validation, metadata and signature describe
+one object, and each part is read next to the others when a setting is added.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from ._record import Record
 from ._version import __version__
 # The allowed names of the text layer (it owns them; re-exported here for the settings' users).
 from .text import (SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, check_splitter_name, check_stemmer_name,
-                   check_tokenizer_name)
+                   check_tokenizer_name, tokenizer_description)
 
 #: The rouge types of HF's ``rouge`` metric, in its order.
 DEFAULT_ROUGE_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -41,6 +45,11 @@ ROUGE_TYPE_HELP = (
     "rouge1 ... rougeN (any N >= 1), rougeL, rougeLsum, rougeW, rougeS, rougeS<d>, rougeSU, rougeSU<d> "
     "(d = maximum number of skipped words, an integer >= 0)"
 )
+
+#: A menu of rouge types, every kind with a common order or skip distance (``ROUGE_TYPE_HELP`` names all
+#: the valid names): the choices of the Hub Space's app.
+ROUGE_TYPE_CHOICES: Tuple[str, ...] = ("rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeS",
+                                       "rougeS4", "rougeSU", "rougeSU4")
 
 _NGRAM_RE = re.compile(r"^rouge([1-9][0-9]*)$")
 _SKIP_RE = re.compile(r"^rouge(SU|S)(0|[1-9][0-9]*)?$")
@@ -327,7 +336,9 @@ class RougeConfig(Record):
             import unicodedata
 
             return f"unicode(ucd={unicodedata.unidata_version})"
-        return tok if isinstance(tok, str) else _describe_callable(tok)
+        if isinstance(tok, str):
+            return tokenizer_description(tok)
+        return _describe_callable(tok)
 
     def stemmer_name(self) -> str:
         if not isinstance(self.tokenizer, str):
@@ -373,3 +384,46 @@ class RougeConfig(Record):
             parts.append("backend:" + backend)
         parts.append("version:" + __version__)
         return "|".join(parts)
+
+
+# ------------------------------------------------------------------------- field metadata (CLI)
+#: What each :class:`RougeConfig` field means to a user, declared once; the command line builds one option
+#: per field from it (``rouge_metric.cli.options``). ``help`` is the option's help; ``cli`` says how the
+#: option reads its value, or is None for a field the command line does not offer:
+#:   choices    a callable giving the allowed names (called when the parser is built, so a name added to
+#:              the tuple is offered at once)
+#:   nargs, metavar, type   as in argparse (type: the value's type when the default does not show it)
+#:   optional_value         ``--opt`` alone means True, ``--opt NAME`` one of the choices
+#:   scope      ``aggregation``: a corpus aggregation setting (meaningless for one example);
+#:              ``ids``: a ``tokenizer="ids"`` setting (the command line reads texts)
+FIELD_METADATA = {
+    "rouge_types": {"help": "rouge types: " + ROUGE_TYPE_HELP, "cli": {"nargs": "+", "metavar": "ROUGE_TYPE"}},
+    "use_stemmer": {"help": "stem tokens (rouge-score's Porter stemmer); optionally name the stemmer",
+                    "cli": {"choices": lambda: STEMMERS, "optional_value": True, "metavar": "STEMMER"}},
+    "tokenizer": {"help": "tokenizer ('default' is rouge-score's)", "cli": {"choices": lambda: TOKENIZERS}},
+    "sentence_splitter": {"help": "how rougeLsum/rougeW find sentences",
+                          "cli": {"choices": lambda: SENTENCE_SPLITTERS}},
+    "multi_ref": {"help": "multi-reference mode: max (rouge-score), mean, pool (ROUGE-1.5.5 -f A), best_recall "
+                          "(-f B)", "cli": {"choices": lambda: MULTI_REF_MODES}},
+    "beta": {"help": "F-measure beta (1 = F1)", "cli": {}},
+    "alpha": {"help": "ROUGE-1.5.5 -p alpha (overrides --beta)", "cli": {"type": float}},
+    "wlcs_weight": {"help": "ROUGE-W weight", "cli": {}},
+    "aggregation": {"help": "mean (exact) or bootstrap (adds confidence intervals)",
+                    "cli": {"choices": lambda: AGGREGATIONS, "scope": "aggregation"}},
+    "n_resamples": {"help": "bootstrap resamples", "cli": {"scope": "aggregation"}},
+    "confidence_level": {"help": "bootstrap confidence level", "cli": {"scope": "aggregation"}},
+    "seed": {"help": "bootstrap seed", "cli": {"scope": "aggregation"}},
+    "stopwords": {"help": "a UTF-8 file with one word per line: the words removed before scoring (after "
+                          "tokenization, before stemming)", "cli": {"type": str}},
+    "ignore_ids": {"help": "with tokenizer='ids': the ids dropped before scoring", "cli": {"scope": "ids"}},
+    "sentence_ids": {"help": "with tokenizer='ids': the ids that end a sentence", "cli": {"scope": "ids"}},
+}
+
+
+def config_fields() -> Tuple[Tuple[str, Any, Any], ...]:
+    """``(name, default, metadata)`` of every :class:`RougeConfig` field, in order (metadata: an entry of
+    :data:`FIELD_METADATA`)."""
+    import inspect  # only the command line asks: not at import time
+
+    params = inspect.signature(RougeConfig).parameters
+    return tuple((name, params[name].default, FIELD_METADATA[name]) for name in RougeConfig._fields)

@@ -180,10 +180,10 @@ def kernels(name: str) -> ModuleType:
 
 
 # ----------------------------------------------------------------------- whole-pipeline native scorer
-#: Tokenizers the compiled pipeline implements (code passed to ``_native.Vocab``).
-NATIVE_TOKENIZERS = {"default": 0, "whitespace": 1}
-_KIND_CODES = {"ngram": 0, "lcs": 1, "lcsum": 2, "wlcs": 3, "skip": 4}
-_MODE_CODES = {"max": 0, "mean": 1, "pool": 2, "best_recall": 3}
+#: Tokenizers the compiled pipeline implements: the member names of ``_native.Tokenizer``. Rouge kinds,
+#: multi-reference modes and F-measures cross as the extension's enums too (``_native.Kind``, ``Mode``,
+#: ``FMeasure``), looked up by the name the settings use (``getattr(_native.Kind, spec.kind)``).
+NATIVE_TOKENIZERS = ("default", "whitespace")
 _VOCABS: Dict[Tuple[str, Any], Any] = {}
 
 
@@ -251,20 +251,25 @@ def native_vocab(tokenizer: str, stemmer: Any) -> Any:
             stem_fn, min_len = st.stem_token, getattr(st, "min_len", 3)
             native_porter = stemmer == "porter" and native_porter_checked()
             native_perl = stemmer == "perl_porter"  # our own rouge_metric.perl_porter: no version to check
-        vocab = _VOCABS[key] = mod.Vocab(NATIVE_TOKENIZERS[tokenizer], stem_fn, min_len, native_porter, native_perl)
+        vocab = _VOCABS[key] = mod.Vocab(getattr(mod.Tokenizer, tokenizer), stem_fn, min_len, native_porter,
+                                         native_perl)
     return vocab
 
 
 def _scorer_args(config: Any) -> Tuple[Any, ...]:
-    """``(specs, mode, fkind, fparam)`` of ``_native.Scorer`` for ``config``."""
-    specs = [(s.name, _KIND_CODES[s.kind], s.n, s.skip, s.unigrams, s.weight) for s in config.type_specs]
+    """``(specs, mode, fmeasure, fparam)`` of ``_native.Scorer`` for ``config``: each spec
+    ``(name, Kind, n, skip, unigrams, weight)``, the ``Mode`` and ``FMeasure`` members named as the
+    settings name them, and the F-measure's parameter (alpha, or beta squared)."""
+    mod = _load_native()
+    assert mod is not None
+    specs = [(s.name, getattr(mod.Kind, s.kind), s.n, s.skip, s.unigrams, s.weight) for s in config.type_specs]
     if config.alpha is not None:
-        fkind, fparam = 1, config.alpha
+        fmeasure, fparam = mod.FMeasure.alpha, config.alpha
     elif config.beta == 1.0:
-        fkind, fparam = 0, 0.0
+        fmeasure, fparam = mod.FMeasure.f1, 0.0
     else:
-        fkind, fparam = 2, config.beta * config.beta
-    return specs, _MODE_CODES[config.multi_ref], fkind, fparam
+        fmeasure, fparam = mod.FMeasure.beta, config.beta * config.beta
+    return specs, getattr(mod.Mode, config.multi_ref), fmeasure, fparam
 
 
 def native_scorer(config: Any) -> Optional[Any]:
@@ -302,7 +307,7 @@ def native_id_scorer(config: Any) -> Optional[Any]:
         return None
     from .result import Score
 
-    return mod.Scorer(mod.Vocab(0, None), *_scorer_args(config), Score)
+    return mod.Scorer(mod.Vocab(mod.Tokenizer.default, None), *_scorer_args(config), Score)
 
 
 def default_num_threads() -> int:

@@ -84,8 +84,8 @@ def skip_bigram_overlap(pred: Tokens, ref: Tokens, skip: int, unigrams: bool) ->
 
 
 # ------------------------------------------------------------------------------------------- LCS
-def _match_masks(seq: Tokens) -> Dict[Hashable, int]:
-    """Bit mask of the positions of each token in ``seq`` (bit j set when seq[j] == token)."""
+def match_masks(seq: Tokens) -> Dict[Hashable, int]:
+    """Bit mask of the positions of each token in ``seq`` (bit j set when seq[j] == token). O(len(seq)² / w)."""
     pm: Dict[Hashable, int] = {}
     bit = 1
     for t in seq:
@@ -103,7 +103,7 @@ def lcs_length(a: Tokens, b: Tokens) -> int:
         a, b = b, a
     if not a:
         return 0
-    pm = _match_masks(b)
+    pm = match_masks(b)
     nb = len(b)
     full = (1 << nb) - 1
     v = full
@@ -143,7 +143,7 @@ def lcs_indices(ref: Tokens, can: Tokens, pm: Dict[Hashable, int] = None) -> Lis
     if not ref or not n:
         return []
     if pm is None:
-        pm = _match_masks(can)
+        pm = match_masks(can)
     rows = lcs_rows(ref, pm, n)
     i, j = len(ref), n
     out: List[int] = []
@@ -202,7 +202,7 @@ def union_lcs_hits(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], cn
     """Summary-level LCS hits given the clipping tables: for each reference sentence in order, the
     union of its LCS indices against every prediction sentence, clipped by ``cnt_r``/``cnt_c``
     (decremented). O(sum over sentence pairs of |r|*|c|/w)."""
-    cands = [(c, _match_masks(c)) for c in pred_sents if c]
+    cands = [(c, match_masks(c)) for c in pred_sents if c]
     hits = 0
     for r in ref_sents:
         if r:
@@ -338,7 +338,7 @@ def wpow_table(weight: float, kmax: int) -> List[float]:
 
 
 # ------------------------------------------------------------------------------------ weighted LCS
-def _wlcs_mark(r: Tokens, c: Tokens, weight: float, mask: List[int]) -> None:
+def wlcs_mark(r: Tokens, c: Tokens, weight: float, mask: List[int]) -> None:
     """ROUGE-1.5.5 ``wlcs_inner`` + traceback: mark in ``mask`` the reference positions on the
     weighted-LCS path of (r, c). On a match the cell is always diagonal with
     C = C[i-1][j-1] + f(k+1) - f(k), k = run length at (i-1, j-1); otherwise up when
@@ -394,7 +394,7 @@ def wlcs_hits(ref_sents: Sequence[Tokens], pred_sents: Sequence[Tokens], weight:
         rset = set(r)
         for c, cset in cands:
             if not rset.isdisjoint(cset):
-                _wlcs_mark(r, c, f, mask)
+                wlcs_mark(r, c, f, mask)
         run = 0
         for p in range(L):
             t = r[p]

@@ -21,15 +21,19 @@ does (``rouge/rouge.py::Rouge.get_scores``, ``rouge/rouge_score.py``), which thi
   LongBench catches every exception and reports 0.0. :func:`scores` raises the same ``ValueError``
   (:class:`EmptyTextError`).
 
-One divergence, stated: the package's backtrack is recursive, one Python frame per step, so a sentence
-pair whose backtrack path is longer than what is left of Python's recursion limit (about 1,000 words
-in one "."-free sentence, common in unsegmented Chinese) raises ``RecursionError``, and LongBench then
-reports 0.0 for that answer. The kernel here is iterative and returns the score; pass
-``max_backtrack`` to reproduce the package's 0.0 at a given depth (the exact depth depends on the
-caller's stack, so no default can match every run).
+**Recursion.** The package backtracks each LCS recursively (``_recon_lcs``: one Python frame per step),
+so a sentence pair whose backtrack path is longer than what is left of Python's recursion limit (about
+1,000 words in one "."-free sentence, common in unsegmented Chinese) raises ``RecursionError``, and
+LongBench's bare ``except:`` turns that into 0.0. How deep the package can go depends on the stack it is
+called from. The kernel here backtracks iteratively and always returns the score; two functions
+reproduce the package's failure: :func:`stack_headroom` (how many frames are left below the caller) and
+:func:`recursion_overflows`, which replays the package's call chain and its recursive backtrack (the same
+frames, calls and comparisons, over the same table values) from the caller's frame and says whether it
+raises ``RecursionError`` there.
 
 Complexity: tokenization O(length); rouge-N O(words); rouge-L O(sum over sentence pairs of
-|r_i| * |c_j|) = O(|R| |C|) time and O(max |r_i| |c_j|) memory for one DP table at a time.
+|r_i| * |c_j|) = O(|R| |C|) time and O(max |r_i| |c_j|) memory for one DP table at a time; the replay
+of the recursion O(steps) frames per pair, after the same DP.
 """
 
 from __future__ import annotations
@@ -90,13 +94,9 @@ def rouge_n(hyp_words: Sequence[str], ref_words: Sequence[str], n: int) -> Dict[
     return _prf(len(hyp & ref), len(hyp), len(ref))
 
 
-def lcs_words(x: Sequence[str], y: Sequence[str], max_backtrack: Optional[int] = None) -> set:
-    """The set of words of the LCS of ``x`` (a reference sentence) and ``y`` that the package's
-    ``_recon_lcs`` backtracks to. O(len(x) * len(y)) time and memory.
-
-    ``max_backtrack``: raise :class:`BacktrackTooDeep` when the backtrack takes more steps than this
-    (the package recurses once per step).
-    """
+def lcs_table(x: Sequence[str], y: Sequence[str]) -> List[List[int]]:
+    """The LCS length table of ``x`` (rows) and ``y`` (columns), the package's ``_lcs`` as lists of rows.
+    O(len(x) * len(y)) time and memory."""
     n, m = len(x), len(y)
     table = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(1, n + 1):
@@ -108,8 +108,14 @@ def lcs_words(x: Sequence[str], y: Sequence[str], max_backtrack: Optional[int] =
             else:
                 a, b = prev[j], row[j - 1]
                 row[j] = a if a > b else b
+    return table
+
+
+def backtrack(x: Sequence[str], y: Sequence[str], table: Sequence[Sequence[int]]) -> Tuple[set, int]:
+    """(the set of words of the LCS the package's ``_recon`` reaches, the number of steps it takes: the
+    package's recursion depth minus one). O(len(x) + len(y))."""
     out = set()
-    i, j, steps = n, m, 0
+    i, j, steps = len(x), len(y), 0
     while i > 0 and j > 0:
         steps += 1
         if x[i - 1] == y[j - 1]:
@@ -120,6 +126,16 @@ def lcs_words(x: Sequence[str], y: Sequence[str], max_backtrack: Optional[int] =
             i -= 1
         else:
             j -= 1
+    return out, steps
+
+
+def lcs_words(x: Sequence[str], y: Sequence[str], max_backtrack: Optional[int] = None) -> set:
+    """The set of words of the LCS of ``x`` (a reference sentence) and ``y`` that the package's
+    ``_recon_lcs`` backtracks to. O(len(x) * len(y)) time and memory.
+
+    ``max_backtrack``: raise :class:`BacktrackTooDeep` when the backtrack takes more steps than this.
+    """
+    out, steps = backtrack(x, y, lcs_table(x, y))
     if max_backtrack is not None and steps > max_backtrack:
         raise BacktrackTooDeep(f"LCS backtrack of {steps} steps exceeds max_backtrack={max_backtrack}")
     return out
@@ -170,3 +186,113 @@ def scores(hypothesis: str, reference: str, metrics: Sequence[str] = METRICS,
         else:
             raise ValueError(f"metrics: unknown metric {m!r}; allowed: rouge-1 ... rouge-5, rouge-l")
     return out
+
+
+# ------------------------------------------------------------------------- the package's recursion
+def stack_headroom(cap: int = 20000) -> int:
+    """How many nested plain Python calls the caller can still make before ``RecursionError`` (at most
+    ``cap``): a probe that recurses until the limit. O(headroom)."""
+
+    def down(n: int) -> int:
+        if n >= cap:
+            return n
+        try:
+            return down(n + 1)
+        except RecursionError:
+            return n
+
+    return down(1)
+
+
+#: Frames between LongBench's metric function and the first frame of the package's ``_recon``:
+#: ``rouge_score``, ``Rouge.get_scores``, ``_get_avg_scores``, the rouge-l lambda,
+#: ``rouge_l_summary_level``, ``_union_lcs``, ``_recon_lcs`` (``rouge_zh_score`` adds one).
+PACKAGE_FRAMES = 7
+
+
+def recursion_overflows(hypothesis: str, reference: str, wrappers: int = 0) -> bool:
+    """Whether the package's rouge-l of ``hypothesis`` against ``reference`` raises ``RecursionError``
+    when LongBench's metric function runs in the caller's frame.
+
+    This call stands for ``rouge_score(prediction, ground_truth)`` (``wrappers`` more plain calls in
+    front: 1 for ``rouge_zh_score``); below it the package's chain is replayed frame for frame
+    (``get_scores`` with a keyword, ``_get_avg_scores``, the lambda called with a keyword, which calls
+    ``rouge_l_summary_level`` with ``**kwargs``, ``_union_lcs``, ``_recon_lcs``) and, for every sentence
+    pair in the package's order, its recursive ``_recon`` over a dict keyed by ``(i, j)`` tuples, with the
+    package's comparisons in the package's order, so Python counts the same frames and nested
+    comparisons. Sentence pairs whose backtrack is short enough for the stack are skipped by a probe.
+    O(the package's DP) time; O(steps) frames.
+    """
+    if wrappers > 0:
+        return recursion_overflows(hypothesis, reference, wrappers - 1)
+    try:
+        _Replay().get_scores([hypothesis], [reference], avg=True)
+    except RecursionError:
+        return True
+    return False
+
+
+class _Replay:
+    """The package's ``Rouge`` call chain down to ``_recon`` (rouge-l only), for :func:`recursion_overflows`."""
+
+    def get_scores(self, hyps: List[str], refs: List[str], avg: bool = False) -> None:
+        return self._get_avg_scores(hyps, refs)
+
+    def _get_avg_scores(self, hyps: List[str], refs: List[str]) -> None:
+        hyp, ref = sentences(hyps[0]), sentences(refs[0])
+        if not hyp or not ref:
+            return None  # the package raises ValueError before any recursion
+        # backtracks this much shorter than the headroom below this frame cannot reach the limit
+        floor = stack_headroom() - 40
+        fn = _REPLAY_ROUGE_L
+        return fn(hyp, ref, exclusive=True, floor=floor)
+
+
+def _replay_summary_level(evaluated_sentences: List[str], reference_sentences: List[str], exclusive: bool = True,
+                          floor: int = 0) -> None:
+    for ref_s in reference_sentences:
+        _replay_union_lcs(evaluated_sentences, ref_s, prev_union=None, exclusive=exclusive, floor=floor)
+
+
+_REPLAY_ROUGE_L = lambda hyp, ref, **k: _replay_summary_level(hyp, ref, **k)  # noqa: E731 (the package's form)
+
+
+def _replay_union_lcs(evaluated_sentences: List[str], reference_sentence: str, prev_union: Optional[set] = None,
+                      exclusive: bool = True, floor: int = 0) -> None:
+    reference_words = reference_sentence.split(" ")
+    for eval_s in evaluated_sentences:
+        _replay_recon_lcs(reference_words, eval_s.split(" "), exclusive=exclusive, floor=floor)
+
+
+def _replay_recon_lcs(x: List[str], y: List[str], exclusive: bool = True, floor: int = 0) -> None:
+    rows = lcs_table(x, y)
+    _, steps = backtrack(x, y, rows)
+    if steps < floor:
+        return None
+    # the entries the backtrack reads, keyed by tuples as the package's table is: a lookup compares
+    # a new (i, j) tuple with the stored one, as the package's lookups do
+    table: Dict[Tuple[int, int], int] = {}
+    i, j = len(x), len(y)
+    while i > 0 and j > 0:
+        if x[i - 1] == y[j - 1]:
+            i, j = i - 1, j - 1
+        else:
+            table[i - 1, j] = rows[i - 1][j]
+            table[i, j - 1] = rows[i][j - 1]
+            if rows[i - 1][j] > rows[i][j - 1]:
+                i -= 1
+            else:
+                j -= 1
+
+    def _recon(i: int, j: int) -> list:
+        if i == 0 or j == 0:
+            return []
+        elif x[i - 1] == y[j - 1]:
+            return _recon(i - 1, j - 1) + [(x[i - 1], i)]
+        elif table[i - 1, j] > table[i, j - 1]:
+            return _recon(i - 1, j)
+        else:
+            return _recon(i, j - 1)
+
+    _recon(len(x), len(y))
+    return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from ._record import Record
@@ -9,6 +10,18 @@ from ._record import Record
 #: The statistics of a score, in output order, and the key suffix of each.
 STATS = ("precision", "recall", "fmeasure")
 _SUFFIX = {"fmeasure": "", "precision": "_precision", "recall": "_recall"}
+#: The style of the notebook tables (``_repr_html_``): scoped by class, inline, no external resource.
+_HTML_STYLE = ('<style>.rm-result td,.rm-result th{padding:2px 8px;text-align:right}.rm-result td:first-child,'
+               '.rm-result th:first-child{text-align:left}.rm-result-note{color:#52525b;font-size:12px}</style>')
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], caption: str, notes: Sequence[str]) -> str:
+    """A notebook table: every cell and note is plain text, HTML-escaped here."""
+    th = "".join(f"<th>{escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+    foot = "".join(f'<div class="rm-result-note">{escape(n)}</div>' for n in notes)
+    return (f'{_HTML_STYLE}<div class="rm-result"><table class="rm-result"><caption>{escape(caption)}</caption>'
+            f"<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>{foot}</div>")
 
 
 def output_key(rouge_type: str, stat: str = "fmeasure", bound: Optional[str] = None) -> str:
@@ -108,6 +121,22 @@ class CorpusResult(Record):
 
     def __str__(self) -> str:
         return self.format_table()
+
+    def _repr_html_(self) -> str:
+        """The table of :meth:`format_table` as HTML (a notebook shows it without a call)."""
+        rows = []
+        for t, sc in self.scores.items():
+            row = [t]
+            for s in STATS:
+                v = f"{getattr(sc, s) * 100:.2f}"
+                if self.ci is not None:
+                    v += f" [{getattr(self.ci[t].low, s) * 100:.2f}, {getattr(self.ci[t].high, s) * 100:.2f}]"
+                row.append(v)
+            rows.append(row)
+        level = f", {self.confidence_level * 100:g}% bootstrap intervals" if self.ci is not None else ""
+        notes = [f"n={self.n}  mean prediction length={self.pred_len:.1f}  mean reference length={self.ref_len:.1f}",
+                 self.signature]
+        return _html_table(["type", "precision", "recall", "F"], rows, f"ROUGE ×100{level}", notes)
 
     def as_json(self) -> Dict[str, Any]:
         """A JSON-serialisable dict of everything in the result."""
@@ -229,6 +258,23 @@ class ComparisonResult(Record):
 
     def __str__(self) -> str:
         return self.format_table()
+
+    def _repr_html_(self) -> str:
+        """The F rows of :meth:`format_table` as HTML (a notebook shows it without a call); ``*``: p < 0.05."""
+        rows = []
+        for name, per_type in self.comparisons.items():
+            for t, per_stat in per_type.items():
+                c = per_stat["fmeasure"]
+                rows.append([name, t, f"{c.baseline * 100:.2f}", f"{c.system * 100:.2f}", f"{c.delta * 100:+.2f}",
+                             f"[{c.ci_low * 100:+.2f}, {c.ci_high * 100:+.2f}]", f"{c.p_value:.4f}",
+                             "*" if c.p_value < 0.05 else ""])
+        test = "exact approximate randomization (all 2^n assignments)" if self.exact else \
+            f"{self.method}, {self.n_resamples} resamples, seed {self.seed}"
+        notes = ["* p < 0.05 (two-sided; each row tested on its own, no correction for multiple comparisons)",
+                 f"n={self.n}  {test}", self.signature]
+        head = ["system", "type", f"{self.baseline_name} F", "system F", "Δ F",
+                f"{self.confidence_level * 100:g}% CI of Δ", "p-value", ""]
+        return _html_table(head, rows, "Paired comparison, F ×100", notes)
 
 
 class GenerationResult(Record):

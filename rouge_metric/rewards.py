@@ -19,7 +19,6 @@ arithmetic of its own: the per-example scores and the logged means come from the
 from __future__ import annotations
 
 import math
-from array import array
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import parse_rouge_type
@@ -199,33 +198,23 @@ class RougeReward:
                 ) -> List[float]:
         """The reward of every (completion, references) pair, and the logged means (from the core).
 
-        Native backend: the batch scorer's flat (P, R, F) buffer is read directly (no per-example dicts of
-        :class:`~rouge_metric.Score`); the same floats as ``Rouge.score`` (tests/test_rewards.py)."""
+        The flat (P, R, F) values of each batch are read column by column (no per-example dicts of
+        :class:`~rouge_metric.Score` on the native backend); the same floats as ``Rouge.score``
+        (tests/test_rewards.py)."""
         rouge = self.rouge
         acc = rouge.accumulator(keep_values=False) if log_metric is not None else None
         stat, weights = STATS.index(self.statistic), self.weights
         n_types = len(weights)
+        ws = list(weights.values())
         out: List[float] = []
-        if rouge._native_batch is not None:
-            for batch in rouge._native_batches(preds, refs, want_values=True, want_dicts=False):
-                if acc is not None:
-                    rouge._merge_native(acc, batch)
-                flat = array("d")
-                flat.frombytes(batch[1])  # example-major, then type, then (P, R, F)
-                if n_types == 1:
-                    out.extend(flat[stat::3])
-                else:
-                    ws = list(weights.values())
-                    step = 3 * n_types
-                    cols = [flat[3 * k + stat::step] for k in range(n_types)]
-                    out.extend(math.fsum(w * c[i] for w, c in zip(ws, cols)) for i in range(len(cols[0])))
-        else:  # pure-Python backend, or a configuration the native scorer does not take
-            per_example: List[Dict[str, Any]] = []
-            rouge.add_to(acc if acc is not None else rouge.accumulator(keep_values=False),
-                         predictions=preds, references=refs, per_example=per_example)
-            name = self.statistic
-            out = [math.fsum(w * getattr(scores[t], name) for t, w in weights.items()) if n_types > 1
-                   else getattr(scores[next(iter(weights))], name) for scores in per_example]
+        for batch in rouge.score_batches(predictions=preds, references=refs, values=True, scores=False):
+            if acc is not None:
+                acc.add_batch(batch)
+            if n_types == 1:
+                out.extend(batch.column(0, stat))
+            else:
+                cols = [batch.column(k, stat) for k in range(n_types)]
+                out.extend(math.fsum(w * c[i] for w, c in zip(ws, cols)) for i in range(batch.n))
         if acc is not None and acc.n:
             for t, sc in acc.means().items():
                 for s in STATS:

@@ -5,8 +5,10 @@
 hyphens split off; ``-l``/``-b`` length limits, ``-s`` stopwords, ``-m`` stemming with the script's
 Porter variant plus a WordNet exception list), its 5-decimal rounding (F from the rounded P and R) and
 its averaging (the mean of 1000 bootstrap resamples drawn with Perl's ``srand(i)``/``drand48``
-sequence, and the percentile interval). Counting is done by the core kernels
-(:func:`rouge_metric.scoring.pair_stats`) and the multi-reference modes of the core
+sequence, and the percentile interval). It is a :class:`~rouge_metric.Rouge` configured with
+that text pipeline (:class:`~rouge_metric.perl_text.PerlPipeline`), the ``perl`` per-example
+rounding and ROUGE-1.5.5's averaging (:func:`~rouge_metric.aggregate.perl_bootstrap_columns`):
+counting is done by the core kernels and the multi-reference modes of the core
 (``-f A`` = ``multi_ref="pool"``, ``-f B`` = ``"best_recall"``).
 
 Type names map to the script's measures: ``rougeN`` = ROUGE-N (``-n``), ``rougeLsum`` = ROUGE-L over
@@ -29,164 +31,20 @@ Score(precision=0.83333, recall=0.70833, fmeasure=0.7619)
 from __future__ import annotations
 
 import os
-import re
-from collections import Counter
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from . import core, core_py
 from ._version import __version__
+from .aggregate import CorpusAccumulator, perl_bootstrap, perl_bootstrap_columns, round5
 from .config import RougeConfig, TypeSpec, parse_rouge_type
-from .multilingual import load_stopwords, read_setting_file, short_digest, stopwords_digest
-from .perl_porter import stem as perl_stem
+from .inputs import normalize_references, validate_batch
+from .multilingual import load_stopwords, stopwords_digest
+from .perl_text import MorphStemmer, PerlPipeline, exceptions_digest, load_exceptions, perl_units
 from .result import AggregateScore, CorpusResult, Score
-from .scoring import _TypeScorer, make_fmeasure, normalize_references, pair_stats, validate_batch
+from .scoring import References, Rouge
 from .text import perl_tokens
 
-# ------------------------------------------------------------------------------ text pipeline
-# Perl's \s on a byte string (no unicode_strings): ASCII whitespace only, \x85 and \xa0 are not spaces.
-_PERL_SPACE_RE = re.compile("[ \t\n\x0b\x0c\r]+")
 
-
-def _perl_split_words(s: str) -> List[str]:
-    """Perl's ``split(/\\s+/, $s)``: a leading empty field is kept, trailing empty fields are removed."""
-    parts = _PERL_SPACE_RE.split(s)
-    while parts and parts[-1] == "":
-        parts.pop()
-    return parts
-
-
-def _as_bytes_str(s: str) -> str:
-    """The UTF-8 bytes of ``s`` as a str of code points 0-255 (the script reads bytes)."""
-    return s.encode("utf-8").decode("latin-1")
-
-
-def perl_units(text: str, length_limit: int = 0, byte_limit: int = 0) -> Tuple[Optional[str], List[str]]:
-    """The script's ``readText`` text and ``readText_LCS`` units of one SPL text (before tokenizing).
-
-    Sentences are the lines of ``text`` (exactly-empty lines dropped). ``-l n`` (``length_limit``):
-    whole sentences while the running word count (``split(/\\s+/)`` of the raw line) stays below n, then
-    the first words of the next one. ``-b n`` (``byte_limit``): the same in bytes, the last sentence cut
-    mid-word; ``readText_LCS`` never advances its byte count (the script's bug), so its units are every
-    sentence shorter than n bytes plus the first one that is not, cut to n bytes.
-    Returns (readText text or None when empty, readText_LCS units).
-    """
-    sents = [s for s in text.split("\n") if s]
-    if not length_limit and not byte_limit:
-        return " ".join(sents), sents
-    tmp = ""
-    used = 0
-    units: List[str] = []
-    if length_limit:
-        n = length_limit
-        for s in sents:
-            words = _perl_split_words(s)
-            k = len(words)
-            if used + k < n:
-                tmp += (" " + s) if used != 0 else s
-                units.append(s)
-                used += k
-            else:
-                if used > 0:
-                    tmp += " "
-                take = n - used
-                head = " ".join((words + [""] * take)[:take])
-                tmp += head
-                units.append(head)
-                break
-        return (tmp or None), units
-    n = byte_limit
-    sents = [_as_bytes_str(s) for s in sents]
-    for s in sents:  # readText
-        k = len(s)
-        if used + k < n:
-            tmp += (" " + s) if used != 0 else s
-            used += k
-        else:
-            if used > 0:
-                tmp += " "
-            tmp += s[: n - used]
-            break
-    for s in sents:  # readText_LCS: the byte count is never incremented
-        if len(s) < n:
-            units.append(s)
-        else:
-            units.append(s[:n])
-            break
-    return (tmp or None), units
-
-
-# ---------------------------------------------------------------------------------- stemming
-def load_exceptions(spec: Any, arg: str = "exceptions") -> Dict[str, str]:
-    """A WordNet exception list (inflected form -> lemma) for ``-m``.
-
-    ``spec`` is a mapping, or the path of a UTF-8 file with one ``inflected<TAB>lemma`` pair per line
-    (the contents of the script's ``WordNet-2.0.exc.db``; rouge_metric does not ship it).
-    """
-    if isinstance(spec, Mapping):
-        out = {}
-        for k, v in spec.items():
-            if not isinstance(k, str) or not isinstance(v, str):
-                raise TypeError(f"{arg}: expected a mapping of str to str, got {k!r}: {v!r}")
-            out[k] = v
-        return out
-    if not isinstance(spec, (str, os.PathLike)):
-        raise TypeError(f"{arg}: expected a file path or a mapping of str to str, got {type(spec).__name__}")
-    path = os.fspath(spec)
-    lines = read_setting_file(path, arg, "exception list",
-                              "give a file of 'inflected<TAB>lemma' lines (the contents of ROUGE-1.5.5's "
-                              "WordNet-2.0.exc.db) or a mapping")
-    out = {}
-    for i, line in enumerate(lines):
-        if not line:
-            continue
-        key, sep, val = line.partition("\t")
-        if not sep:
-            raise ValueError(f"{arg}: line {i + 1} of {path!r} is not 'inflected<TAB>lemma': {line!r}")
-        out[key] = val
-    return out
-
-
-def _digest_pairs(pairs: Dict[str, str]) -> str:
-    return short_digest([f"{k}\t{v}" for k, v in sorted(pairs.items())])
-
-
-class MorphStemmer:
-    """The script's ``MorphStem`` for tokens longer than 3 characters: the exception-list lemma when
-    the token is a key (used as is), else :func:`rouge_metric.perl_porter.stem`. Cached per word.
-
-    ``native=True``: the stem of a ``[a-z0-9]`` word comes from the C++ twin of ``perl_porter.stem``
-    (``_native.perl_porter_stem``, the same stems, about ten times faster); other words from Python."""
-
-    def __init__(self, exceptions: Mapping[str, str], native: bool = False) -> None:
-        self.exceptions = dict(exceptions)
-        self.cache: Dict[str, str] = {}
-        self._native = core.kernels("native").perl_porter_stem if native else None
-
-    def stem_all(self, tokens: Iterable[str]) -> List[str]:
-        cache = self.cache
-        out = []
-        for t in tokens:
-            if len(t) <= 3:
-                out.append(t)
-                continue
-            s = cache.get(t)
-            if s is None:
-                s = self.exceptions.get(t)
-                if s is None and self._native is not None:
-                    s = self._native(t)
-                if s is None:
-                    s = perl_stem(t)
-                cache[t] = s
-            out.append(s)
-        return out
-
-
-# ------------------------------------------------------------------------------------ helpers
-def round5(x: float) -> float:
-    """The script's ``sprintf("%7.5f", x)`` read back as a number."""
-    return float("%.5f" % x)
-
-
+# ------------------------------------------------------------------------------------ labels
 def perl_label(spec: TypeSpec) -> str:
     """The script's name of a measure: ``ROUGE-1``, ``ROUGE-L``, ``ROUGE-W-1.2``, ``ROUGE-SU4``, ``ROUGE-S*``."""
     if spec.kind == "ngram":
@@ -199,89 +57,13 @@ def perl_label(spec: TypeSpec) -> str:
     return f"ROUGE-{'SU' if spec.unigrams else 'S'}{d}"
 
 
-def _rand_index_steps(n_seeds: int, n: int):
-    """For seeds i = 0..n_seeds-1 at once: Perl's ``srand(i)`` then n times ``int(rand(n))``; yields one
-    array (the draw of every seed) per step. Perl >= 5.20 uses its own drand48: x0 = (seed << 16) + 0x330E,
-    x = (0x5DEECE66D * x + 0xB) mod 2^48, rand(n) = n * (x / 2^48). O(n_seeds * n)."""
-    import numpy as np
-
-    x = (np.arange(n_seeds, dtype=np.uint64) & np.uint64(0xFFFFFFFF)) << np.uint64(16)
-    x += np.uint64(0x330E)
-    a, c, mask = np.uint64(0x5DEECE66D), np.uint64(0xB), np.uint64(0xFFFFFFFFFFFF)
-    fn = float(n)
-    for _ in range(n):
-        x = (x * a + c) & mask  # wraps mod 2^64, and 2^48 divides 2^64
-        yield (fn * (x.astype(np.float64) * 3.552713678800501e-15)).astype(np.int64)  # 2^-48
-
-
-def perl_bootstrap(values: Sequence[Tuple[float, float, float]], n_resamples: int = 1000,
-                   confidence: float = 95.0) -> Tuple[Tuple[float, float, float], Tuple[float, float, float],
-                                                      Tuple[float, float, float]]:
-    """The script's ``computeAverages`` for one measure: for resample i = 0..n_resamples-1, ``srand(i)``
-    and the mean of N values drawn with ``int(rand(N))`` (summed in draw order); the printed average is
-    the mean of the ascending-sorted resample means and the interval interpolates between sorted
-    resample means at ``int(delta)`` and ``int(R - delta - 1)``, delta = R * (100 - cf) / 2 / 100.
-    Everything rounded with ``%7.5f``.
-
-    ``values`` are the rounded per-case (R, P, F) triples in the script's instance order (keys sorted
-    as strings, see :meth:`Rouge155.compute`). Returns ((avgR, avgP, avgF), (lowR, lowP, lowF),
-    (highR, highP, highF)). O(n_resamples * N).
-
-    >>> perl_bootstrap([(1.0, 0.5, 0.66667), (0.0, 0.0, 0.0)], n_resamples=10)
-    ((0.55, 0.275, 0.36667), (0.0, 0.0, 0.0), (1.0, 0.5, 0.66667))
-    """
-    avg, low, high = perl_bootstrap_columns([list(v) for v in values], n_resamples, confidence, width=3)
-    return tuple(avg), tuple(low), tuple(high)  # type: ignore[return-value]
-
-
-def perl_bootstrap_columns(rows: Sequence[Sequence[float]], n_resamples: int, confidence: float,
-                           width: int) -> Tuple[List[float], List[float], List[float]]:
-    """:func:`perl_bootstrap` for several measures at once (every column of ``rows`` is one value of one
-    measure; all columns see the same draws, as in the script where every measure reseeds with
-    ``srand(i)``). Vectorized over the resamples with numpy, in the script's floating-point order.
-    O(n_resamples * N * width) time, O(n_resamples * width) memory beyond the input."""
-    import numpy as np
-
-    n = len(rows)
-    if n == 0:
-        z = [0.0] * width
-        return z, list(z), list(z)
-    V = np.asarray(rows, dtype=np.float64).reshape(n, width)
-    R = n_resamples
-    fn = float(n)
-    S = None
-    for idx in _rand_index_steps(R, n):
-        if S is None:
-            S = V[idx].copy()
-        else:
-            S += V[idx]  # summed in draw order, as the script
-    means = S / fn
-    delta = R * ((100 - confidence) / 2.0) / 100.0
-    ci_ua = int(R - delta - 1)
-    ci_la = int(delta)
-    ci_r = R - delta - 1 - ci_ua
-    avg, low, high = [], [], []
-    for k in range(width):
-        srt = np.sort(means[:, k]).tolist()
-        acc = 0.0
-        for v in srt:  # sequential, as the script (not pairwise, not compensated)
-            acc += v
-        avg.append(round5(acc / R))
-
-        def at(i: int) -> float:
-            return srt[i] if 0 <= i < R else 0.0  # the script reads an undef element as 0
-
-        low.append(round5(at(ci_la) + (at(ci_la + 1) - at(ci_la)) * ci_r))
-        high.append(round5(at(ci_ua) + (at(ci_ua + 1) - at(ci_ua)) * ci_r))
-    return avg, low, high
-
-
 # ------------------------------------------------------------------------------- the scorer
 FORMULAS = {"A": "pool", "B": "best_recall"}
 
 
-class Rouge155:
-    """ROUGE-1.5.5.pl on raw text, to the printed 5 decimals.
+class Rouge155(Rouge):
+    """ROUGE-1.5.5.pl on raw text, to the printed 5 decimals: a :class:`~rouge_metric.Rouge` with the
+    script's text pipeline, per-example rounding and averaging.
 
     Args:
         rouge_types: ``rouge1``...``rougeN``, ``rougeLsum`` (ROUGE-L), ``rougeW`` (ROUGE-W), ``rougeS<d>``,
@@ -340,9 +122,9 @@ class Rouge155:
                 "stem without it, which differs from the script on irregular forms)"
             )
         # The shared settings are validated by the core's one settings object.
-        self.config = RougeConfig(rouge_types=tuple(rouge_types), tokenizer="perl", multi_ref=multi_ref,
-                                  alpha=alpha, wlcs_weight=wlcs_weight, aggregation="bootstrap",
-                                  n_resamples=n_resamples, confidence_level=0.95)
+        config = RougeConfig(rouge_types=tuple(rouge_types), tokenizer="perl", multi_ref=multi_ref,
+                             alpha=alpha, wlcs_weight=wlcs_weight, aggregation="bootstrap",
+                             n_resamples=n_resamples, confidence_level=0.95)
         self.confidence = float(confidence)
         self.n_resamples = n_resamples
         self.length_limit = length_limit or 0
@@ -362,34 +144,42 @@ class Rouge155:
                 words = load_stopwords(stopwords)
             self._stop_names = words
             self.stopwords = frozenset(words)
-        self.exceptions: Optional[Dict[str, str]] = None
-        self.stemmer: Optional[MorphStemmer] = None
-        self.backend = core.get_backend(backend)
-        if use_stemmer:
-            self.exceptions = load_exceptions(exceptions)
-            self.stemmer = MorphStemmer(self.exceptions, native=self.backend == "native")
-        self._kernels = core.kernels(self.backend)
-        self.specs = self.config.type_specs
-        self._f = make_fmeasure(alpha=self.config.alpha)
-        self._type_scorers = [_TypeScorer(s, self._f) for s in self.specs]
-        self._needs_units = any(s.uses_sentences for s in self.specs)
+        self.exceptions: Optional[Dict[str, str]] = load_exceptions(exceptions) if use_stemmer else None
+        from .core import get_backend  # the stemmer's native twin follows the backend
+
+        native = get_backend(backend) == "native"
+        self.stemmer: Optional[MorphStemmer] = (MorphStemmer(self.exceptions, native=native)
+                                                if self.exceptions is not None else None)
+        pipeline = PerlPipeline(config.type_specs, self.stopwords, self.stemmer, self.length_limit,
+                                self.byte_limit)
+        super().__init__(config=config, backend=backend, pipeline=pipeline, rounding="perl")
+
+    def __getstate__(self) -> Dict[str, Any]:
+        raise TypeError("Rouge155 cannot be pickled; pickle its options and build it again")
 
     @classmethod
     def from_perl_options(cls, options: str, *, exceptions: Any = None, stopwords: Any = None,
-                          backend: Optional[str] = None) -> "Rouge155":
+                          backend: Optional[str] = None, names: Optional[Dict[str, str]] = None) -> "Rouge155":
         """The scorer of a ROUGE-1.5.5.pl command line, e.g. the options a paper reports.
 
         Understood: ``-n N`` (rouge1..rougeN), ``-x`` (no ROUGE-L), ``-w W``, ``-2 d`` with ``-u``/``-U``,
         ``-f A|B``, ``-p alpha``, ``-m`` (needs ``exceptions=``), ``-s`` (needs ``stopwords=``), ``-l n``,
         ``-b n``, ``-r R``, ``-c cf``; ``-a``, ``-d``, ``-v``, ``-e dir``, ``-z fmt`` and ``-t 0`` are
         accepted and ignored (they do not change the numbers). ``-t 1|2``, ``-3`` (BE) and ``-M`` are
-        not supported and raise ValueError.
+        not supported and raise ValueError. ``names`` says how errors name the inputs (keys ``options``,
+        ``exceptions``, ``stopwords``; the command line passes its own option names).
 
         >>> r = Rouge155.from_perl_options("-c 95 -2 4 -U -r 1000 -n 2 -w 1.2 -a")
         >>> r.rouge_types
         ('rouge1', 'rouge2', 'rougeLsum', 'rougeW', 'rougeS4', 'rougeSU4')
         """
         import shlex
+
+        # How errors name the inputs: ``names`` maps "options", "exceptions" and "stopwords" to the
+        # caller's spelling (the command line passes its option names).
+        label = {"options": "options", "exceptions": "exceptions=<the WordNet exception list> (see Rouge155)",
+                 "stopwords": "stopwords=<path of smart_common_words.txt or a word list>", **(names or {})}
+        where = label["options"] + ": "
 
         with_arg = set("bcef" "lnpt" "r23wz")
         flags = set("ahHdmMsuUvx")
@@ -400,7 +190,7 @@ class Rouge155:
             tok = toks[i]
             i += 1
             if not tok.startswith("-") or tok == "-":
-                raise ValueError(f"options: unexpected argument {tok!r} (give only options, not the config file)")
+                raise ValueError(f"{where}unexpected argument {tok!r} (give only options, not the config file)")
             j = 1
             while j < len(tok):
                 ch = tok[j]
@@ -408,26 +198,26 @@ class Rouge155:
                     val = tok[j + 1:]
                     if not val:
                         if i >= len(toks):
-                            raise ValueError(f"options: -{ch} needs a value")
+                            raise ValueError(f"{where}-{ch} needs a value")
                         val = toks[i]
                         i += 1
                     opts[ch] = val
                     break
                 if ch not in flags:
-                    raise ValueError(f"options: unknown option -{ch}")
+                    raise ValueError(f"{where}unknown option -{ch}")
                 opts[ch] = ""
                 j += 1
         for bad, why in (("3", "BE scoring"), ("M", "stemming models only")):
             if bad in opts:
-                raise ValueError(f"options: -{bad} ({why}) is not supported by the preset")
+                raise ValueError(f"{where}-{bad} ({why}) is not supported by the preset")
         if opts.get("t", "0") not in ("0", ""):
-            raise ValueError("options: -t 1/-t 2 (token-level averaging) is not supported; use -t 0 (the default)")
+            raise ValueError(f"{where}-t 1/-t 2 (token-level averaging) is not supported; use -t 0 (the default)")
 
         def num(ch: str, kind: type) -> Any:
             try:
                 return kind(opts[ch])
             except ValueError:
-                raise ValueError(f"options: -{ch} expects a {kind.__name__}, got {opts[ch]!r}") from None
+                raise ValueError(f"{where}-{ch} expects a {kind.__name__}, got {opts[ch]!r}") from None
 
         types: List[str] = []
         if "n" in opts:
@@ -447,11 +237,11 @@ class Rouge155:
                 if "U" in opts:
                     types.append(f"rougeSU{tag}")
         if not types:
-            raise ValueError("options: no measure selected (-x without -n, -w or -2)")
+            raise ValueError(f"{where}no measure selected (-x without -n, -w or -2)")
         if "m" in opts and exceptions is None:
-            raise ValueError("options: -m needs exceptions=<the WordNet exception list> (see Rouge155)")
+            raise ValueError(f"{where}-m needs {label['exceptions']}")
         if "s" in opts and stopwords is None:
-            raise ValueError("options: -s needs stopwords=<path of smart_common_words.txt or a word list>")
+            raise ValueError(f"{where}-s needs {label['stopwords']}")
         return cls(types, multi_ref=opts.get("f", "A"), alpha=num("p", float) if "p" in opts else 0.5,
                    use_stemmer="m" in opts, exceptions=exceptions if "m" in opts else None,
                    stopwords=stopwords if "s" in opts else None,
@@ -460,10 +250,6 @@ class Rouge155:
                    n_resamples=num("r", int) if "r" in opts else 1000,
                    confidence=num("c", float) if "c" in opts else 95.0, backend=backend)
 
-    @property
-    def rouge_types(self) -> Tuple[str, ...]:
-        return self.config.rouge_types
-
     def __repr__(self) -> str:
         return f"Rouge155({self.signature()!r})"
 
@@ -471,7 +257,7 @@ class Rouge155:
         """Every setting that changes the numbers, ``preset:rouge155|...``."""
         cfg = self.config
         parts = ["preset:rouge155", "types:" + ",".join(cfg.rouge_types), "tok:perl"]
-        parts.append("stem:" + ("perl_porter+exc:" + _digest_pairs(self.exceptions)
+        parts.append("stem:" + ("perl_porter+exc:" + exceptions_digest(self.exceptions)
                                 if self.exceptions is not None else "none"))
         if self.stopwords is not None:
             parts.append("stop:" + stopwords_digest(self._stop_names))
@@ -488,68 +274,51 @@ class Rouge155:
         parts.append("version:" + __version__)
         return "|".join(parts)
 
-    # ---- text
-    def _tokens(self, text: Optional[str]) -> List[str]:
-        if not text:
-            return []
-        toks = perl_tokens(text)
-        if self.stopwords is not None:
-            stop = self.stopwords
-            toks = [t for t in toks if t not in stop]
-        if self.stemmer is not None:
-            toks = self.stemmer.stem_all(toks)
-        return toks
-
-    def process(self, text: str) -> Tuple[List[str], Optional[List[List[str]]]]:
-        """``(tokens, units)``: the whole-text tokens (readText: N, S, SU and the L/W clipping tables)
-        and the per-unit tokens (readText_LCS: L and W)."""
-        whole, units = perl_units(text, self.length_limit, self.byte_limit)
-        if not self._needs_units:
-            return self._tokens(whole), None
-        unit_tokens = [self._tokens(u) for u in units]
-        if self.byte_limit:  # readText and readText_LCS may disagree (the script's -b bug)
-            return self._tokens(whole), unit_tokens
-        # otherwise the readText text is the units joined by spaces: its tokens are theirs, in order
-        return [t for u in unit_tokens for t in u], unit_tokens
-
-    # ---- one example
-    def example_stats(self, prediction: str, references: List[str], index: int = 0):
-        """Per reference, the core's sufficient statistics of every type."""
-        pv = self.process(prediction)
-        views = [self.process(r) for r in references]
-        per_ref = []
-        for j, rv in enumerate(views):
-            if any(s.kind == "wlcs" for s in self.specs) and not any(rv[1] or ()):
-                raise ValueError(
-                    f"references[{index}][{j}]: ROUGE-W is undefined for a reference without tokens "
-                    "(ROUGE-1.5.5 dies with 'Illegal division by zero'); drop rougeW or the empty reference"
-                )
-            stats = pair_stats(self.specs, self._kernels, pv, rv)
-            if self._needs_units and (not _consistent(pv) or not _consistent(rv)):
-                for k, spec in enumerate(self.specs):
-                    if spec.uses_sentences:
-                        stats[k] = _perl_lcs_stats(spec, pv, rv)
-            per_ref.append(stats)
-        return per_ref, pv, views
-
-    def _round(self, sc: Score) -> Score:
-        p, r = round5(sc.precision), round5(sc.recall)
-        return Score(p, r, round5(self._f(p, r)))
-
-    def score(self, *, prediction: str, references: Union[str, Sequence[str]], index: int = 0) -> Dict[str, Score]:
+    # ---- one example (the per-reference index names the reference in errors)
+    def score(self, *, prediction: str, references: References, index: int = 0) -> Dict[str, Score]:
         """The script's per-case scores (``-d``), rounded to 5 decimals, ``{type: Score(P, R, F)}``."""
         if not isinstance(prediction, str):
             raise TypeError(f"prediction: expected str, got {type(prediction).__name__}")
         refs = normalize_references(references, index)
         per_ref, _, _ = self.example_stats(prediction, refs, index)
-        mode = self.config.multi_ref
-        return {ts.spec.name: self._round(ts.combine([s[k] for s in per_ref], mode))
-                for k, ts in enumerate(self._type_scorers)}
+        return self.combine(per_ref)
 
-    def score_examples(self, *, predictions: Sequence[str], references: Sequence[Any]) -> List[Dict[str, Score]]:
-        """Per-case scores of a batch."""
-        preds, refs = validate_batch(predictions, references)
-        return [self.score(prediction=p, references=r, index=i) for i, (p, r) in enumerate(zip(preds, refs))]
+    def example_stats(self, prediction: Any, references: List[Any], index: int = 0):
+        """Per reference, the core's sufficient statistics of every type; the prediction length; the
+        mean reference length."""
+        return self._backend.example_stats(prediction, references, index)
+
+    def result(self, acc: CorpusAccumulator, per_example: Optional[List[Dict[str, Score]]] = None,
+               progress: Any = None, order: Optional[Sequence[int]] = None) -> CorpusResult:
+        """The script's printed averages and confidence intervals of the examples in ``acc`` (their
+        per-case scores, kept by the accumulator), resampled in ``order`` (default: the script's
+        order of eval ids 1..N, keys sorted as strings)."""
+        if acc.values is None:
+            raise ValueError("Rouge155.result: the accumulator must keep values (Rouge155.accumulator())")
+        n = acc.n
+        if order is None:
+            order = sorted(range(n), key=lambda i: f"{i + 1}.1")
+        types = self.rouge_types
+        vals = acc.values
+        rows = []
+        for i in order:
+            row: List[float] = []
+            for t in types:
+                p, r, f = vals[t][3 * i:3 * i + 3]
+                row += (r, p, f)
+            rows.append(row)
+        avg, low, high = perl_bootstrap_columns(rows, self.n_resamples, self.confidence, 3 * len(types))
+        scores: Dict[str, Score] = {}
+        ci: Dict[str, AggregateScore] = {}
+        for k, t in enumerate(types):
+            j = 3 * k
+            mid = Score(avg[j + 1], avg[j], avg[j + 2])
+            scores[t] = mid
+            ci[t] = AggregateScore(low=Score(low[j + 1], low[j], low[j + 2]), mid=mid,
+                                   high=Score(high[j + 1], high[j], high[j + 2]))
+        pl, rl = acc.mean_lengths()
+        return CorpusResult(scores=scores, n=n, pred_len=pl, ref_len=rl, signature=self.signature(), ci=ci,
+                            per_example=per_example, confidence_level=self.confidence / 100.0)
 
     def compute(self, *, predictions: Sequence[str], references: Sequence[Any],
                 ids: Optional[Sequence[Any]] = None, peer_id: str = "1",
@@ -570,61 +339,11 @@ class Rouge155:
                 raise ValueError(f"ids: expected {len(preds)} ids (one per prediction), got {len(ids)}")
             if len(set(ids)) != len(ids):
                 raise ValueError("ids: the eval ids must be unique")
-        per_example = []
-        pred_len = ref_len = 0.0
-        mode = self.config.multi_ref
-        for i, (p, r) in enumerate(zip(preds, refs)):
-            per_ref, pv, rvs = self.example_stats(p, r, i)
-            per_example.append({ts.spec.name: self._round(ts.combine([s[k] for s in per_ref], mode))
-                                for k, ts in enumerate(self._type_scorers)})
-            pred_len += len(pv[0])
-            ref_len += sum(len(v[0]) for v in rvs) / len(rvs)
+        acc = self.accumulator(keep_values=True)
+        per_example: Optional[List[Dict[str, Score]]] = [] if return_per_example else None
+        self.add_to(acc, predictions=preds, references=refs, per_example=per_example)
         order = sorted(range(len(preds)), key=lambda i: f"{ids[i]}.{peer_id}")
-        types = self.rouge_types
-        rows = [[x for t in types for x in (per_example[i][t].recall, per_example[i][t].precision,
-                                            per_example[i][t].fmeasure)] for i in order]
-        avg, low, high = perl_bootstrap_columns(rows, self.n_resamples, self.confidence, 3 * len(types))
-        scores: Dict[str, Score] = {}
-        ci: Dict[str, AggregateScore] = {}
-        for k, t in enumerate(types):
-            j = 3 * k
-            mid = Score(avg[j + 1], avg[j], avg[j + 2])
-            scores[t] = mid
-            ci[t] = AggregateScore(low=Score(low[j + 1], low[j], low[j + 2]), mid=mid,
-                                   high=Score(high[j + 1], high[j], high[j + 2]))
-        n = len(preds)
-        return CorpusResult(scores=scores, n=n, pred_len=pred_len / max(n, 1), ref_len=ref_len / max(n, 1),
-                            signature=self.signature(), ci=ci,
-                            per_example=per_example if return_per_example else None,
-                            confidence_level=self.confidence / 100.0)
-
-
-def _consistent(view: Tuple[List[str], Optional[List[List[str]]]]) -> bool:
-    tokens, units = view
-    if units is None:
-        return True
-    return [t for u in units for t in u] == tokens
-
-
-def _perl_lcs_stats(spec: TypeSpec, pv, rv) -> Tuple[float, float, float, float]:
-    """ROUGE-L/W when the script's units and clipping tables disagree (only with ``-b``: readText_LCS
-    keeps sentences that readText cut): the kernels' hit walks over the units, with the clipping
-    tables and the precision denominator from the readText tokens. O(sum |r| * |c|)."""
-    p_tokens, p_units = pv
-    r_tokens, r_units = rv
-    m1, p1 = Counter(r_tokens), Counter(p_tokens)
-    n = len(p_tokens)
-    if spec.kind == "lcsum":
-        base = sum(map(len, r_units))
-        hit = core_py.union_lcs_hits(r_units, p_units, m1, p1)
-        return hit, n, base, (hit / base if base else 0.0)
-    w = spec.weight
-    base = 0.0
-    for r in r_units:
-        base += core_py.wpow(float(len(r)), w)
-    hit = core_py.wlcs_hits(r_units, p_units, w, m1, p1)
-    return hit, core_py.wpow(float(n), w), core_py.wpow(base, w), \
-        core_py.wpow(hit / base, 1.0 / w) if base > 0 else 0.0
+        return self.result(acc, per_example, order=order)
 
 
 __all__ = [

@@ -17,15 +17,20 @@ except ImportError as _exc:  # the core install has neither: they are the [evalu
 from ._record import Record
 from ._version import __version__
 from .aggregate import CorpusAccumulator
+from .backends import make_backend
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig
 from .core import active_backend
 from .core_py import lcs_length
 from .ids import IdPipeline
+from .inputs import check_prediction
+from .measures import TypeScorer
 from .multilingual import unicode_tokenize
 from .perl_porter import PerlPorterStemmer
+from .perl_text import PerlPipeline
 from .result import STATS, output_key
 from .rouge155 import perl_tokens
 from .scoring import Rouge, validate_batch
+from .segment import EXTRA
 from .sentence_split import split_sentences
 from .text import TextPipeline
 
@@ -113,7 +118,7 @@ def _interval_level(confidence_interval, confidence_level, use_aggregator, boots
     setting would be dropped. ``confidence_interval`` is True/False or, as rouge-score's
     ``BootstrapAggregator(confidence_interval=0.95)`` spells it, the level itself (a number in (0, 1))."""
     if isinstance(confidence_interval, bool):
-        default = RougeConfig._defaults()["confidence_level"]
+        default = RougeConfig.defaults()["confidence_level"]
         level = (default if confidence_level is None else confidence_level) if confidence_interval else None
     elif isinstance(confidence_interval, (int, float)) and 0.0 < confidence_interval < 1.0:
         if confidence_level is not None and confidence_level != confidence_interval:
@@ -200,6 +205,34 @@ class RougeMetric(evaluate.Metric):
         self.writer.write_batch(batch)
         return True
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Compute the module: ``EvaluationModule.compute``, whose result, random state and module state
+        afterwards this keeps exactly. When the whole input comes to this call in a single process with
+        nothing added before, the input is validated and scored directly, without the round trip
+        through evaluate's Arrow cache (which returns the same validated lists); every other case
+        (``add``/``add_batch`` before, several processes, a missing input) is evaluate's own path."""
+        if predictions is None or references is None or not self._direct_compute_possible():
+            return super().compute(predictions=predictions, references=references, **kwargs)
+        predictions, references = validate_batch(predictions, references)
+        if not predictions:
+            raise ValueError("predictions: empty list; give at least one prediction")
+        with evaluate.module.temp_seed(self.seed):
+            output = self._compute(predictions=predictions, references=references, **kwargs)
+        # what EvaluationModule.compute leaves behind
+        self.cache_file_name = None
+        self.filelock = None
+        self.selected_feature_format = None
+        return output
+
+    def _direct_compute_possible(self):
+        """One process, nothing written yet, and the evaluate this was written for (its attributes)."""
+        state = ("num_process", "process_id", "writer", "buf_writer", "data", "seed", "cache_file_name",
+                 "filelock", "selected_feature_format")
+        if not all(hasattr(self, a) for a in state) or not callable(getattr(evaluate.module, "temp_seed", None)):
+            return False
+        return (self.num_process == 1 and self.process_id == 0 and self.writer is None
+                and self.buf_writer is None and self.data is None)
+
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference(s) (validated)."""
         _check_keywords("add", kwargs)
@@ -234,7 +267,7 @@ class RougeMetric(evaluate.Metric):
                              "give one of them")
         level = _interval_level(confidence_interval, confidence_level, use_aggregator,
                                 {"n_resamples": n_resamples, "seed": seed})
-        defaults = RougeConfig._defaults()
+        defaults = RougeConfig.defaults()
         config = RougeConfig(
             rouge_types=rouge_types if rouge_types is not None else DEFAULT_ROUGE_TYPES,
             use_stemmer=use_stemmer,

@@ -1,198 +1,25 @@
-"""Pair, batch and corpus scoring on the kernels; multi-reference modes; input validation.
+"""Pair, batch and corpus scoring: :class:`Rouge`, one configured scorer with every entry point.
 
 Data path: text -> (tokens, sentences) once per text (:mod:`rouge_metric.text`) -> per (type,
 reference) sufficient statistics ``(hit, pred_total, ref_total, select)`` from the kernels ->
-multi-reference selection -> :class:`Score` per example -> :class:`CorpusAccumulator`.
+multi-reference selection and P/R/F (:mod:`rouge_metric.measures`) -> :class:`Score` per example ->
+:class:`CorpusAccumulator` -> :class:`CorpusResult`. The backend that does the work is chosen once, at
+construction (:mod:`rouge_metric.backends`); :class:`Rouge` only calls its protocol.
 """
 
 from __future__ import annotations
 
-import math
-from functools import partial
-from typing import AbstractSet, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import AbstractSet, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import core
 from .aggregate import CorpusAccumulator, bootstrap
-from .core_py import wpow
-from .config import DEFAULT_ROUGE_TYPES, RougeConfig, TypeSpec, as_type_names
+from .backends import Backend, ScoreBatch, make_backend
+from .config import DEFAULT_ROUGE_TYPES, RougeConfig, as_type_names
+from .inputs import check_prediction, normalize_references, type_name, validate_batch
+from .measures import Stats, make_fmeasure, pair_stats
 from .result import CorpusResult, Score
-from .ids import IdPipeline, id_references, validate_id_batch
-from .text import TextPipeline
 
 References = Union[str, Sequence[str]]
-
-#: Examples per call of the native batch scorer: memory stays flat however long the input.
-NATIVE_CHUNK = 8192
-Stats = Tuple[float, float, float, float]  # hit, pred_total, ref_total, select (for best_recall)
-
-
-# ------------------------------------------------------------------------------------ validation
-def _type_name(x: Any) -> str:
-    return "None" if x is None else type(x).__name__
-
-
-def normalize_references(references: Any, index: int, arg: str = "references") -> List[str]:
-    """``references[index]`` as a non-empty list of str, or a TypeError/ValueError naming the index."""
-    if isinstance(references, str):
-        return [references]
-    if isinstance(references, (list, tuple)):
-        if not references:
-            raise ValueError(f"{arg}[{index}]: empty list of references; give at least one reference")
-        for j, r in enumerate(references):
-            if not isinstance(r, str):
-                raise TypeError(f"{arg}[{index}][{j}]: expected str, got {_type_name(r)}")
-        return list(references)
-    if hasattr(references, "tolist") and not isinstance(references, (bytes, bytearray)):
-        return normalize_references(references.tolist(), index, arg)
-    raise TypeError(f"{arg}[{index}]: expected str or list of str, got {_type_name(references)}")
-
-
-def check_prediction(prediction: Any, index: int, arg: str = "predictions") -> str:
-    if not isinstance(prediction, str):
-        raise TypeError(f"{arg}[{index}]: expected str, got {_type_name(prediction)}")
-    return prediction
-
-
-def validate_batch(predictions: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
-    """Check a batch at the boundary: same length, str predictions, str-or-list references."""
-    for arg, val in (("predictions", predictions), ("references", references)):
-        if val is None:
-            raise TypeError(f"{arg}: expected a list, got None")
-        if isinstance(val, (str, bytes)):
-            raise TypeError(f"{arg}: expected a list of texts, got a single {type(val).__name__}; wrap it in a list")
-        if isinstance(val, (Mapping, AbstractSet)):  # unordered, or iterating would give the keys
-            raise TypeError(f"{arg}: expected a list (one entry per example), got a {type(val).__name__}")
-        if not hasattr(val, "__iter__"):
-            raise TypeError(f"{arg}: expected a list (one entry per example), got {type(val).__name__}")
-    predictions = list(predictions)
-    references = list(references)
-    if len(predictions) != len(references):
-        raise ValueError(
-            f"predictions and references must have the same length: got {len(predictions)} predictions "
-            f"and {len(references)} references"
-        )
-    preds = [check_prediction(p, i) for i, p in enumerate(predictions)]
-    refs = [normalize_references(r, i) for i, r in enumerate(references)]
-    return preds, refs
-
-
-def _check_one_text(prediction: Any, references: Any) -> Tuple[str, List[str]]:
-    return check_prediction(prediction, 0, "prediction"), normalize_references(references, 0, "references")
-
-
-def _check_one_ids(prediction: Any, references: Any) -> Tuple[List[int], List[List[int]]]:
-    from .ids import as_ids
-
-    return as_ids(prediction, "prediction"), id_references(references, 0, "references")
-
-
-# ------------------------------------------------------------------------------------ P / R / F
-def make_fmeasure(beta: float = 1.0, alpha: Optional[float] = None):
-    """The F function of the settings. beta == 1 uses rouge-score's ``2PR/(P+R)`` (bit-for-bit)."""
-    if alpha is not None:
-        a = alpha
-
-        def f_alpha(p: float, r: float) -> float:
-            d = (1.0 - a) * p + a * r
-            return p * r / d if d > 0 else 0.0
-
-        return f_alpha
-    if beta == 1.0:
-
-        def f1(p: float, r: float) -> float:
-            return 2 * p * r / (p + r) if p + r > 0 else 0.0
-
-        return f1
-    b2 = beta * beta
-
-    def f_beta(p: float, r: float) -> float:
-        d = b2 * p + r
-        return (1 + b2) * p * r / d if d > 0 else 0.0
-
-    return f_beta
-
-
-def _round5(x: float) -> float:
-    """ROUGE-1.5.5's ``sprintf("%7.5f")``."""
-    return float("%.5f" % x)
-
-
-class _TypeScorer:
-    """Per-type arithmetic: stats -> Score, and the multi-reference modes."""
-
-    def __init__(self, spec: TypeSpec, fmeasure) -> None:
-        self.spec = spec
-        self.f = fmeasure
-        self.inv = 1.0 / spec.weight if spec.kind == "wlcs" else None
-
-    def score(self, hit: float, pred_total: float, ref_total: float) -> Score:
-        if self.inv is None:
-            p = hit / pred_total if pred_total else 0.0
-            r = hit / ref_total if ref_total else 0.0
-        else:
-            p = wpow(hit / pred_total, self.inv) if pred_total else 0.0
-            r = wpow(hit / ref_total, self.inv) if ref_total else 0.0
-        return Score(p, r, self.f(p, r))
-
-    def combine(self, stats: Sequence[Stats], mode: str) -> Score:
-        if len(stats) == 1:
-            s = stats[0]
-            return self.score(s[0], s[1], s[2])
-        if mode == "max":
-            best = None
-            for s in stats:
-                sc = self.score(s[0], s[1], s[2])
-                if best is None or sc.fmeasure > best.fmeasure:
-                    best = sc
-            return best  # type: ignore[return-value]
-        if mode == "mean":
-            scs = [self.score(s[0], s[1], s[2]) for s in stats]
-            k = len(scs)
-            return Score(*(math.fsum(sc[i] for sc in scs) / k for i in range(3)))
-        if mode == "pool":
-            # Left to right in reference order, as ROUGE-1.5.5 (and the native core) add them; not the
-            # built-in sum(), whose float result depends on the Python version (compensated since 3.12).
-            h = pt = rt = 0.0
-            for s in stats:
-                h += s[0]
-                pt += s[1]
-                rt += s[2]
-            return self.score(h, pt, rt)
-        # best_recall: strict > from -1, so ties keep the first reference (ROUGE-1.5.5 -f B)
-        best_s, best_key = stats[0], -1.0
-        for s in stats:
-            if s[3] > best_key:
-                best_s, best_key = s, s[3]
-        return self.score(best_s[0], best_s[1], best_s[2])
-
-
-# ---------------------------------------------------------------------------------- kernel calls
-def pair_stats(specs: Sequence[TypeSpec], kernels: Any, pred: Tuple, ref: Tuple) -> List[Stats]:
-    """Sufficient statistics of every type for one (prediction, reference) pair.
-
-    ``pred``/``ref`` are ``(tokens, sentences)`` views from :class:`TextPipeline`.
-    """
-    pt, ps = pred
-    rt, rs = ref
-    out: List[Stats] = []
-    for spec in specs:
-        kind = spec.kind
-        if kind == "ngram":
-            h, a, b = kernels.ngram_overlap(pt, rt, spec.n)
-            out.append((h, a, b, _round5(h / b) if b else 0.0))
-        elif kind == "lcs":
-            h = kernels.lcs_length(rt, pt) if pt and rt else 0
-            out.append((h, len(pt), len(rt), h / len(rt) if rt else 0.0))
-        elif kind == "lcsum":
-            h, a, b = kernels.union_lcs_overlap(rs, ps)
-            out.append((h, a, b, h / b if b else 0.0))
-        elif kind == "skip":
-            h, a, b = kernels.skip_bigram_overlap(pt, rt, spec.skip, spec.unigrams)
-            out.append((h, a, b, _round5(h / b) if b else 0.0))
-        else:  # wlcs
-            out.append(kernels.wlcs_overlap(rs, ps, spec.weight))
-    return out
-
 
 # -------------------------------------------------------------------------------------- the scorer
 class Rouge:
@@ -207,51 +34,49 @@ class Rouge:
     >>> result = rouge.compute(predictions=["a b c", "d e"], references=[["a b", "c"], "d e"])
     >>> round(result.scores["rouge1"].fmeasure, 4)
     0.9
+
+    Args:
+        rouge_types: the types to score (``rouge1`` ... ``rougeN``, ``rougeL``, ``rougeLsum``, ``rougeW``,
+            ``rougeS<d>``, ``rougeSU<d>``).
+        config: a :class:`RougeConfig` (``options`` then replace some of its fields).
+        backend: ``auto`` (default: the ``ROUGE_METRIC_BACKEND`` environment variable, then native when
+            built), ``python`` or ``native``; chosen once, here, and named in every signature.
+        num_threads: threads of the native batch scorer (default: all cores; the numbers do not depend on it).
+        pipeline: a text pipeline object (``process(text) -> (tokens, sentences)``, optionally its own
+            ``pair_stats``) that replaces the configured one; presets use it (``Rouge155`` passes the
+            ROUGE-1.5.5 pipeline). It runs in Python on the backend's kernels.
+        rounding: per-example rounding of the scores: None, or ``"perl"`` (ROUGE-1.5.5's printed five
+            decimals, F from the rounded P and R; with ``multi_ref`` ``pool`` or ``best_recall``).
+        **options: :class:`RougeConfig` fields (``use_stemmer``, ``tokenizer``, ``multi_ref``, ...).
     """
 
     def __init__(self, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
                  config: Optional[RougeConfig] = None, backend: Optional[str] = None,
-                 num_threads: Optional[int] = None, **options: Any) -> None:
+                 num_threads: Optional[int] = None, pipeline: Any = None, rounding: Optional[str] = None,
+                 **options: Any) -> None:
         if config is None:
             config = RougeConfig(rouge_types=as_type_names(rouge_types), **options)
         elif options:
             config = config.replace(**options)
-        self.config = config
-        self.backend = core.get_backend(backend)
-        self._kernels = core.kernels(self.backend)
-        # Text or token ids (tokenizer="ids"): the pipeline that makes kernel tokens, and the boundary checks.
-        if config.uses_ids:
-            self.pipeline: Any = IdPipeline(config)
-            self._check_one, self._check_batch = _check_one_ids, validate_id_batch
-        else:
-            self.pipeline = TextPipeline(config)
-            self._check_one, self._check_batch = _check_one_text, validate_batch
-        self.specs = config.type_specs
-        f = make_fmeasure(config.beta, config.alpha)
-        self._type_scorers = [_TypeScorer(s, f) for s in self.specs]
         # Batch threads of the native backend (numbers do not depend on it; not in the signature).
         if num_threads is not None and (isinstance(num_threads, bool) or not isinstance(num_threads, int)
                                         or num_threads < 1):
             raise ValueError(f"num_threads: expected an integer >= 1 or None (all cores), got {num_threads!r}")
+        self.config = config
         self.num_threads = num_threads
-        # The whole pipeline in C++ when the backend is native and the configuration allows it: _fast
-        # for text (one pair with the GIL, or a batch), _native_batch for batches of text or token ids.
-        self._fast = core.native_scorer(config) if self.backend == "native" else None
-        self._native_batch: Optional[Callable[..., Any]] = None
-        if self._fast is not None:
-            self._native_batch = self._fast.batch
-        elif self.backend == "native" and config.uses_ids:
-            ids = core.native_id_scorer(config)
-            if ids is not None:
-                self._native_batch = partial(ids.batch_ids, ignore_ids=config.ignore_ids,
-                                             sentence_ids=config.sentence_ids)
+        self._pipeline_arg, self._rounding = pipeline, rounding
+        self._backend: Backend = make_backend(config, backend, pipeline, rounding)
+        self.backend: str = self._backend.name
+        self._quick = self._backend.score_quick
+        self.specs = config.type_specs
 
     def __getstate__(self) -> Dict[str, Any]:
-        return {"config": self.config, "backend": self.backend, "num_threads": self.num_threads}
+        return {"config": self.config, "backend": self.backend, "num_threads": self.num_threads,
+                "pipeline": self._pipeline_arg, "rounding": self._rounding}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        self.__init__(config=state["config"], backend=state["backend"],  # type: ignore[misc]
-                      num_threads=state["num_threads"])
+        Rouge.__init__(self, config=state["config"], backend=state["backend"], num_threads=state["num_threads"],
+                       pipeline=state.get("pipeline"), rounding=state.get("rounding"))
 
     def __repr__(self) -> str:
         return f"Rouge({self.signature()!r})"
@@ -260,133 +85,77 @@ class Rouge:
     def rouge_types(self) -> Tuple[str, ...]:
         return self.config.rouge_types
 
+    @property
+    def pipeline(self) -> Any:
+        """The text pipeline (:class:`~rouge_metric.text.TextPipeline`, or
+        :class:`~rouge_metric.ids.IdPipeline` for token ids) that :meth:`process` runs."""
+        return self._backend.pipeline
+
+    @property
+    def kernels(self) -> Any:
+        """The kernel module of the backend (:mod:`rouge_metric.core_py` or the native module)."""
+        return self._backend.kernels
+
+    @property
+    def native_pipeline(self) -> bool:
+        """True when the whole pipeline (tokenize, stem, kernels, P/R/F) runs in C++ for this configuration."""
+        return self._backend.native_pipeline
+
     def signature(self) -> str:
         return self.config.signature(self.backend)
 
-    # ---- text views
-    def process(self, text: str) -> Tuple[Any, Any]:
-        return self.pipeline.process(text)
-
-    @staticmethod
-    def _length(view: Tuple[Any, Any]) -> int:
-        toks, sents = view
-        return len(toks) if toks is not None else sum(map(len, sents))
-
-    # ---- one example
-    def example_stats(self, prediction: str, references: List[str]) -> Tuple[List[List[Stats]], int, float]:
-        """Per reference, the stats of every type; plus the prediction length and mean reference length."""
-        pv = self.process(prediction)
-        per_ref = []
-        ref_len = 0
-        for r in references:
-            rv = self.process(r)
-            ref_len += self._length(rv)
-            per_ref.append(pair_stats(self.specs, self._kernels, pv, rv))
-        return per_ref, self._length(pv), ref_len / len(references)
+    # ---- the layers above: text views, pair statistics, combination
+    def process(self, text: Any) -> Tuple[Any, Any]:
+        """The ``(tokens, sentences)`` view of one text (token ids with ``tokenizer="ids"``)."""
+        return self._backend.process(text)
 
     def pair_stats(self, prediction_view: Tuple[Any, Any], reference_view: Tuple[Any, Any]) -> List[Stats]:
         """Sufficient statistics ``(hit, pred_total, ref_total, select)`` of every type, in the order of
         ``rouge_types``, for one prediction and one reference, each a view from :meth:`process`."""
-        return pair_stats(self.specs, self._kernels, prediction_view, reference_view)
+        return self._backend.pair_stats(prediction_view, reference_view)
 
     def score_stats(self, stats: Sequence[Stats]) -> Dict[str, Score]:
         """``{type: Score}`` of one reference's statistics (as :meth:`pair_stats` returns them)."""
-        return {ts.spec.name: ts.score(s[0], s[1], s[2]) for ts, s in zip(self._type_scorers, stats)}
+        return self._backend.score_stats(stats)
 
     def combine(self, per_ref: Sequence[Sequence[Stats]], multi_ref: Optional[str] = None) -> Dict[str, Score]:
         """``{type: Score}`` of one example from the statistics of each of its references, combined with
         ``multi_ref`` (default: the configured mode)."""
-        mode = self.config.multi_ref if multi_ref is None else multi_ref
-        return {
-            ts.spec.name: ts.combine([s[k] for s in per_ref], mode)
-            for k, ts in enumerate(self._type_scorers)
-        }
+        return self._backend.combine(per_ref, self.config.multi_ref if multi_ref is None else multi_ref)
 
-    _combine = combine
+    def example_stats(self, prediction: Any, references: List[Any]) -> Tuple[List[List[Stats]], int, float]:
+        """Per reference, the stats of every type; plus the prediction length and mean reference length
+        (the input is not validated: see :meth:`score`)."""
+        return self._backend.example_stats(prediction, references)
 
-    def score(self, *, prediction: str, references: References) -> Dict[str, Score]:
+    # ---- one example
+    def score(self, *, prediction: Any, references: References) -> Dict[str, Score]:
         """Scores of one example: ``{type: Score}`` in the order of ``rouge_types``."""
-        if self._fast is not None:
-            out = self._fast.score(prediction, references)
-            if out is not None:
-                return out
-        elif self._native_batch is not None:  # token ids: a batch of one
-            try:
-                out = self._native_batch([prediction], [references], 1, False, True)
-            except OverflowError:  # rougeW's weight: the Python path raises it with its own message
-                out = None
-            if out is not None:
-                return out[4][0]
-        prediction, refs = self._check_one(prediction, references)
-        per_ref, _, _ = self.example_stats(prediction, refs)
-        return self._combine(per_ref)
+        out = self._quick(prediction, references)
+        return out if out is not None else self._backend.score(prediction, references)
 
     # ---- batches and corpora
-    def iter_scores(self, predictions: Sequence[str], references: Sequence[References]
-                    ) -> Iterator[Tuple[Dict[str, Score], int, float]]:
+    def score_batches(self, *, predictions: Sequence[Any], references: Sequence[References], values: bool = False,
+                      scores: bool = True) -> Iterator[ScoreBatch]:
+        """The input scored in :class:`~rouge_metric.backends.ScoreBatch` runs of consecutive examples
+        (validated at the boundary; errors name the index in the whole input). ``values``: the flat
+        (P, R, F) floats of every example; ``scores``: the ``{type: Score}`` of every example."""
+        return self._backend.batches(predictions, references, num_threads=self.num_threads or core.default_num_threads(),
+                                     values=values, scores=scores)
+
+    def iter_scores(self, predictions: Sequence[Any], references: Sequence[References]
+                    ) -> Iterator[Tuple[Dict[str, Score], float, float]]:
         """Validated, lazily scored examples: ``(scores, pred_len, ref_len)`` per example."""
-        if self._native_batch is not None:
-            from array import array
+        for batch in self.score_batches(predictions=predictions, references=references):
+            yield from batch.examples()
 
-            for out in self._native_batches(predictions, references, want_values=False, want_dicts=True):
-                lens = array("d")
-                lens.frombytes(out[2])
-                for i, scores in enumerate(out[4]):
-                    yield scores, lens[2 * i], lens[2 * i + 1]
-            return
-        preds, refs = self._check_batch(predictions, references)
-        for i, (p, rs) in enumerate(zip(preds, refs)):
-            try:
-                per_ref, pl, rl = self.example_stats(p, rs)
-            except OverflowError as exc:  # rougeW with a weight too large for this input
-                raise OverflowError(f"example {i}: {exc}") from None
-            yield self._combine(per_ref), pl, rl
-
-    def _native_batches(self, predictions: Any, references: Any, want_values: bool, want_dicts: bool
-                        ) -> Iterator[Tuple[Any, ...]]:
-        """The native batch scorer over chunks of :data:`NATIVE_CHUNK` examples, on ``num_threads``
-        threads without the GIL. Yields ``(n, values, lens, partials, dicts)`` (see ``_native.Scorer.batch``
-        and ``batch_ids``). Input that is not plain lists of str (of lists of int for token ids) goes
-        through :func:`validate_batch` (:func:`~rouge_metric.ids.validate_id_batch`) first (its errors
-        name the index in the whole input).
-        """
-        validate = self._check_batch
-        if type(predictions) is not list or type(references) is not list or len(predictions) != len(references):
-            predictions, references = validate(predictions, references)
-        threads = self.num_threads or core.default_num_threads()
-        start, n, validated = 0, len(predictions), False
-        while start < n:
-            stop = start + NATIVE_CHUNK
-            out = self._native_batch(predictions[start:stop], references[start:stop], threads, want_values,
-                                     want_dicts, start)
-            if out is None:
-                if validated:  # pragma: no cover - validated input is always accepted
-                    raise RuntimeError("native batch scorer rejected validated input")
-                predictions, references = validate(predictions, references)
-                validated = True
-                continue
-            yield out
-            start = stop
-
-    def _merge_native(self, acc: CorpusAccumulator, out: Tuple[Any, ...]) -> None:
-        """Merge one native batch result into ``acc``: the exact partial sums of every column
-        (Shewchuk partials, so the corpus mean is the same correctly rounded float as adding the
-        examples one by one) and, when ``acc`` keeps values, the (P, R, F) of every example."""
-        n, values, _, parts, _ = out
-        if acc.rouge_types != self.rouge_types:
-            raise ValueError(f"cannot merge scores of types {self.rouge_types} into {acc.rouge_types}")
-        per_type = None
-        if acc.values is not None:
-            import numpy as np
-
-            arr = np.frombuffer(values, dtype=np.float64).reshape(n, len(self.rouge_types), 3)
-            per_type = {t: arr[:, k, :].ravel() for k, t in enumerate(self.rouge_types)}
-        acc.merge(CorpusAccumulator.from_partials(self.rouge_types, n, parts, per_type))
-
-    def score_examples(self, *, predictions: Sequence[str], references: Sequence[References]
+    def score_examples(self, *, predictions: Sequence[Any], references: Sequence[References]
                        ) -> List[Dict[str, Score]]:
         """Per-example scores, one ``{type: Score}`` per example."""
-        return [s for s, _, _ in self.iter_scores(predictions, references)]
+        out: List[Dict[str, Score]] = []
+        for batch in self.score_batches(predictions=predictions, references=references):
+            out.extend(batch.scores)  # type: ignore[arg-type]
+        return out
 
     def accumulator(self, keep_values: Optional[bool] = None) -> CorpusAccumulator:
         """A streaming accumulator for these types (values kept when bootstrapping)."""
@@ -394,20 +163,14 @@ class Rouge:
             keep_values = self.config.aggregation == "bootstrap"
         return CorpusAccumulator(self.rouge_types, keep_values=keep_values)
 
-    def add_to(self, acc: CorpusAccumulator, *, predictions: Sequence[str], references: Sequence[References],
+    def add_to(self, acc: CorpusAccumulator, *, predictions: Sequence[Any], references: Sequence[References],
                per_example: Optional[List[Dict[str, Score]]] = None) -> None:
         """Score a batch into an accumulator (memory stays flat unless values are kept)."""
-        if self._native_batch is not None:
-            for out in self._native_batches(predictions, references, want_values=acc.values is not None,
-                                            want_dicts=per_example is not None):
-                self._merge_native(acc, out)
-                if per_example is not None:
-                    per_example.extend(out[4])
-            return
-        for scores, pl, rl in self.iter_scores(predictions, references):
-            acc.add(scores, pl, rl)
+        for batch in self.score_batches(predictions=predictions, references=references,
+                                        values=acc.values is not None, scores=per_example is not None):
+            acc.add_batch(batch)
             if per_example is not None:
-                per_example.append(scores)
+                per_example.extend(batch.scores)  # type: ignore[arg-type]
 
     def result(self, acc: CorpusAccumulator, per_example: Optional[List[Dict[str, Score]]] = None,
                progress: Optional[Callable[[int], None]] = None) -> CorpusResult:
@@ -454,13 +217,23 @@ def compute(*, predictions: Sequence[str], references: Sequence[References],
         predictions=predictions, references=references, return_per_example=return_per_example)
 
 
-# ------------------------------------------------------------------------- rouge-score drop-in
+# ----------------------------------------------------------------- rouge-score's calling convention
 class RougeScorer:
-    """Drop-in replacement for ``rouge_score.rouge_scorer.RougeScorer`` with identical floats.
+    """rouge-score's calling convention on a :class:`Rouge`: ``score(target, prediction)`` and
+    ``score_multi(targets, prediction)``, with identical floats for rouge-score's types.
 
-    ``score(target, prediction)`` keeps rouge-score's argument order; ``score_multi`` picks, per type,
-    the target with the highest F (first on ties). Also accepts every rouge_metric type
-    (rougeN for any N, rougeW, rougeS*, rougeSU*); unknown types fail here, not at the first score.
+    One story for the two ``RougeScorer`` classes:
+
+    - this class is rouge_metric's: rouge-score's method names and argument order over one
+      :class:`Rouge` (:attr:`rouge`), with all of rouge_metric's settings (every rouge type, any
+      tokenizer, sentence splitter, backend), validated at construction with rouge_metric's errors;
+    - :class:`rouge_metric.rouge_score.rouge_scorer.RougeScorer` is rouge-score 0.1.2 itself, for programs
+      written for it (the same types only, the same errors at the same step, custom tokenizers called as
+      rouge-score calls them); it scores through this class, and through :meth:`Rouge.pair_stats` for the
+      calls it replays step by step (custom tokenizers, bytes, invalid input).
+
+    ``score_multi`` picks, per type, the target with the highest F (first on ties), whatever ``multi_ref``
+    is set to.
 
     >>> scorer = RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
     >>> scorer.score("The quick brown fox jumps over the lazy dog",
@@ -479,33 +252,69 @@ class RougeScorer:
                              f"{sentence_splitter!r} was given; pass one of them")
         self._rouge = Rouge(self.rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer,
                             sentence_splitter=sentence_splitter, **options)
+        self._max = self._max_of(self._rouge)
+        self._bind()
+
+    @staticmethod
+    def _max_of(rouge: Rouge) -> Rouge:
+        """``rouge``, or the same settings with ``multi_ref="max"`` (``score_multi``'s selection)."""
+        if rouge.config.multi_ref == "max":
+            return rouge
+        return Rouge(config=rouge.config.replace(multi_ref="max"), backend=rouge.backend, num_threads=rouge.num_threads)
+
+    def _bind(self) -> None:
+        # A per-pair hot path: the native whole-pipeline scorer of each Rouge (Rouge's own fast path, in
+        # this module), called directly; everything it declines goes through Rouge.score.
+        self._pair = self._rouge._quick if self._rouge.native_pipeline else None
+        self._pair_max = self._max._quick if self._max.native_pipeline else None
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"rouge_types": self.rouge_types, "_rouge": self._rouge, "_max": self._max}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.rouge_types, self._rouge = state["rouge_types"], state["_rouge"]
+        self._max = state.get("_max") or self._max_of(self._rouge)
+        self._bind()
+
+    @property
+    def rouge(self) -> Rouge:
+        """The :class:`Rouge` this scorer scores with (its settings, text views, statistics)."""
+        return self._rouge
 
     @property
     def config(self) -> RougeConfig:
         return self._rouge.config
 
     def score(self, target: str, prediction: str) -> Dict[str, Score]:
-        fast = self._rouge._fast
-        if fast is not None and type(target) is str:
-            out = fast.score(prediction, target)
+        """``{type: Score}`` of ``prediction`` against ``target`` (rouge-score's argument order)."""
+        pair = self._pair
+        if pair is not None and type(target) is str:
+            out = pair(prediction, target)
             if out is not None:
                 return out
-        check_prediction(target, 0, "target")
-        check_prediction(prediction, 0, "prediction")
-        per_ref, _, _ = self._rouge.example_stats(prediction, [target])
-        return self._rouge.combine(per_ref)
+        if type(target) is not str:
+            check_prediction(target, 0, "target")
+        return self._rouge.score(prediction=prediction, references=target)
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
-        fast = self._rouge._fast
-        if fast is not None and type(targets) in (list, tuple) and targets:
-            out = fast.score(prediction, targets, 0)  # mode 0: max F, first on ties
-            if out is not None:
-                return out
+        """Per type, the score of the target with the highest F-measure (the first on ties)."""
+        if (type(targets) is list or type(targets) is tuple) and targets:
+            pair = self._pair_max
+            if pair is not None:
+                out = pair(prediction, targets)
+                if out is not None:
+                    return out
+            try:
+                return self._max.score(prediction=prediction, references=targets)
+            except TypeError:
+                self._check_targets(targets, prediction)  # the error names `targets`
+                raise
+        return self._max.score(prediction=prediction, references=self._check_targets(targets, prediction))
+
+    @staticmethod
+    def _check_targets(targets: Any, prediction: Any) -> List[str]:
         check_prediction(prediction, 0, "prediction")
         if not isinstance(targets, str) and (not hasattr(targets, "__iter__") or isinstance(targets, (Mapping, AbstractSet))):
             raise TypeError(f"targets: expected a list of str (the references of the prediction), got "
-                            f"{_type_name(targets)}")
-        refs = normalize_references(list(targets) if not isinstance(targets, str) else targets, 0, "targets")
-        r = self._rouge
-        per_ref, _, _ = r.example_stats(prediction, refs)
-        return r.combine(per_ref, "max")
+                            f"{type_name(targets)}")
+        return normalize_references(list(targets) if not isinstance(targets, str) else targets, 0, "targets")

@@ -219,9 +219,9 @@ def paired_test(baseline: Mapping[str, Sequence[float]], systems: Mapping[str, M
     return out, exact
 
 
-def _test_label(method: str, n_resamples: int, confidence_level: float, seed: int, ci_resamples: int,
+def comparison_label(method: str, n_resamples: int, confidence_level: float, seed: int, ci_resamples: int,
                    exact: bool) -> str:
-    """The ``test:...`` part of a comparison's signature."""
+    """The ``test:...`` part of a comparison's signature (:func:`compare`'s, and a report's)."""
     ci = f"ci={confidence_level:g}"
     if method == "paired_bootstrap":
         return f"test:paired_bootstrap(n={n_resamples},{ci},seed={seed})"
@@ -300,7 +300,7 @@ def compare(*, baseline: Sequence[str], systems: Mapping[str, Sequence[str]], re
     comps, exact = paired_test(values[0], {name: v for (name, _), v in zip(runs[1:], values[1:])},  # type: ignore[arg-type]
                                method=method, n_resamples=n_resamples, confidence_level=confidence_level,
                                seed=seed, ci_resamples=ci_resamples, progress=tick)
-    sig = rouge.signature() + "|" + _test_label(method, n_resamples, confidence_level, seed, ci_resamples, exact)
+    sig = rouge.signature() + "|" + comparison_label(method, n_resamples, confidence_level, seed, ci_resamples, exact)
     return ComparisonResult(comparisons=comps, n=n, method=method, n_resamples=n_resamples,
                             confidence_level=float(confidence_level), seed=seed, signature=sig, exact=exact,
                             baseline_name=baseline_name)

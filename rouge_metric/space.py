@@ -5,13 +5,15 @@ The folder holds
 * ``README.md``: the metric card (``hub_card.md`` of the repository, with the Space's YAML header);
 * ``rouge_metric.py``: the ``evaluate.Metric`` script, and every package module it needs, found by
   following the relative imports (``from .x import y``, also inside functions) of the script and of
-  :mod:`rouge_metric.explain` transitively. ``evaluate`` copies the siblings the script imports at
-  module level, so ``evaluate.load(DIR)`` works where this package is not installed (the
+  :mod:`rouge_metric.explain` transitively (a subpackage is copied as its folder, ``explain/``).
+  ``evaluate`` copies the siblings the script imports at module level, so ``evaluate.load(DIR)`` works where this package is not installed (the
   pure-Python kernels give the same numbers); where the installed package is this very code, the copy
   uses its native core (:func:`rouge_metric.core._installed_native`; the signature says ``backend:``);
 * ``app.py``: a Gradio app: the scores of one example and its explanation rendered by
-  :meth:`rouge_metric.explain.Explanation.to_html` (matches highlighted in both texts, legend, P/R/F
-  table, counts, cross-check), with a tokenizer choice and examples; errors shown as messages;
+  :func:`rouge_metric.explain.explanation_html` (matches highlighted in both texts, legend, P/R/F
+  table, counts, cross-check), with examples; its choices (rouge types, tokenizers, multi-reference
+  modes) and defaults are read from the copied settings (:data:`rouge_metric.config.ROUGE_TYPE_CHOICES`,
+  ``TOKENIZERS``, ``MULTI_REF_MODES``, :class:`rouge_metric.config.RougeConfig`); errors shown as messages;
 * ``requirements.txt``: the runtime dependencies (gradio comes from the card's ``sdk_version``; a local
   preview: ``pip install -r requirements.txt gradio==<sdk_version>``, then ``python app.py``).
 
@@ -32,41 +34,69 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 SCRIPT = "rouge_metric.py"
 #: The folder name evaluate.load(DIR) requires (the script name without .py).
 SPACE_NAME = "rouge_metric"
-#: Modules the Space needs besides their own imports: the metric script and the explanation (app.py).
-ENTRY_MODULES = ("rouge_metric", "explain")
+#: Modules the Space needs besides their own imports: the metric script, and the explanation and the
+#: settings (app.py imports them).
+ENTRY_MODULES = ("rouge_metric", "explain", "config")
 # The card lives at the repository root; a built wheel carries a copy inside the package (setup.py).
 DEFAULT_CARD = next((p for p in (PACKAGE_DIR / "hub_card.md", PACKAGE_DIR.parent / "hub_card.md") if p.exists()),
                     PACKAGE_DIR.parent / "hub_card.md")
 FALLBACK_REQUIREMENTS = ("numpy>=1.22", "nltk>=3.8", "evaluate>=0.4.0", "datasets>=2.14")
 
 
-def relative_imports(path: Path) -> Set[str]:
-    """Sibling module names imported relatively by a module (``from .x import y``, ``from . import x``),
-    at any depth of the code (lazy imports inside functions count)."""
+def module_file(name: str, package_dir: Path = PACKAGE_DIR) -> Optional[Path]:
+    """The source file of the package module ``name`` (dotted, relative to the package: ``scoring``,
+    ``explain``, ``explain.checks``): ``name.py``, or ``name/__init__.py`` for a subpackage; None when there
+    is none (the compiled ``_native``, a name that is not a module)."""
+    base = Path(package_dir).joinpath(*name.split("."))
+    for path in (base.with_name(base.name + ".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def relative_imports(path: Path, package_dir: Path = PACKAGE_DIR) -> Set[str]:
+    """Package modules imported relatively by the module file ``path`` (inside ``package_dir``), as
+    dotted names relative to the package: ``from .x import y`` gives ``x``, ``from ..text import Span``
+    in ``explain/evidence.py`` gives ``text``, ``from . import x`` gives ``x`` (or, when ``x`` is no
+    module, the importing package itself). Imports at any depth of the code count (lazy imports inside
+    functions too); absolute imports do not."""
+    path = Path(path)
+    here = list(path.resolve().parent.relative_to(Path(package_dir).resolve()).parts)
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     out: Set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module:
-                out.add(node.module.split(".")[0])
-            else:
-                out.update(a.name for a in node.names)
+        if not isinstance(node, ast.ImportFrom) or not node.level or node.level - 1 > len(here):
+            continue
+        module = here[:len(here) - (node.level - 1)] + (node.module.split(".") if node.module else [])
+        subs = [".".join(module + [a.name]) for a in node.names]
+        subs = [n for n in subs if module_file(n, package_dir) is not None]
+        out.update(subs)
+        if module and (node.module or len(subs) < len(node.names)):
+            out.add(".".join(module))
     return out
 
 
 def needed_modules(entries: Iterable[str] = ENTRY_MODULES, package_dir: Path = PACKAGE_DIR) -> List[str]:
-    """The ``.py`` modules of the package reachable from ``entries`` through relative imports (sorted
-    file names). Names without a ``.py`` file (the compiled ``_native``) are skipped: the copy uses the
-    pure-Python kernels."""
+    """The source files of the package modules reachable from ``entries`` through relative imports, as
+    sorted paths relative to the package (``aggregate.py``, ``explain/__init__.py``, ...); a submodule
+    brings its packages' ``__init__.py``. Names without a source file (the compiled ``_native``) are
+    skipped: the copy uses the pure-Python kernels."""
     seen: Set[str] = set()
+    files: Set[str] = set()
     todo = list(entries)
     while todo:
         name = todo.pop()
-        if name in seen or not (package_dir / f"{name}.py").is_file():
+        if name in seen:
             continue
         seen.add(name)
-        todo.extend(relative_imports(package_dir / f"{name}.py") - seen)
-    return sorted(f"{n}.py" for n in seen)
+        path = module_file(name, package_dir)
+        if path is None:
+            continue
+        files.add(path.relative_to(package_dir).as_posix())
+        parts = name.split(".")
+        todo.extend(".".join(parts[:i]) for i in range(1, len(parts)))
+        todo.extend(relative_imports(path, package_dir) - seen)
+    return sorted(files)
 
 
 def requirements() -> List[str]:
@@ -92,7 +122,8 @@ APP_TEMPLATE = """\"\"\"Gradio app of the rouge_metric Space: the scores of one 
 
 Generated by `rouge-metric export-space`. The scores come from the evaluate module in this folder
 (`__SCRIPT__`); the explanation (matched n-grams, the LCS, the rougeLsum union-LCS per sentence,
-cross-checks) from `explain.py`, which also renders it as HTML. This file only wires the page.
+cross-checks) from the `explain/` package, which also renders it as HTML; the choices and defaults
+from `config.py`. This file only wires the page.
 \"\"\"
 
 import html
@@ -105,11 +136,27 @@ import types
 import evaluate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROUGE_TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeS", "rougeS4", "rougeSU",
-               "rougeSU4"]
-DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-TOKENIZERS = ["default", "unicode", "whitespace"]
-MULTI_REF_MODES = ["max", "mean", "pool", "best_recall"]
+
+
+def _package_module(name):
+    \"\"\"A module of this folder (config, text, explain) imported inside a private package, so that its
+    relative imports (from .scoring import ...) work.\"\"\"
+    package = "_rouge_metric_space"
+    if package not in sys.modules:
+        pkg = types.ModuleType(package)
+        pkg.__path__ = [HERE]
+        sys.modules[package] = pkg
+    return importlib.import_module(package + "." + name)
+
+
+# The choices and defaults are the settings of this folder's package (config.py, text.py).
+SETTINGS = _package_module("config")
+DEFAULTS = SETTINGS.RougeConfig()
+ROUGE_TYPES = list(SETTINGS.ROUGE_TYPE_CHOICES)
+DEFAULT_TYPES = list(DEFAULTS.rouge_types)
+TOKENIZERS = list(SETTINGS.TOKENIZERS)  # "default" is the tokenizer of tokenizer=None
+DEFAULT_TOKENIZER = DEFAULTS.tokenizer or "default"
+MULTI_REF_MODES = list(SETTINGS.MULTI_REF_MODES)
 SEPARATOR = "---"
 # prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref, show the normalized tokens
 EXAMPLES = [
@@ -133,16 +180,6 @@ SCRIPT = "__SCRIPT__"  # the evaluate module of this folder (named after it)
 metric = evaluate.load(os.path.join(HERE, SCRIPT))
 
 
-def _explain_module():
-    \"\"\"This folder's modules as a private package, so that explain.py's relative imports work.\"\"\"
-    name = "_rouge_metric_space"
-    if name not in sys.modules:
-        pkg = types.ModuleType(name)
-        pkg.__path__ = [HERE]
-        sys.modules[name] = pkg
-    return importlib.import_module(name + ".explain")
-
-
 def split_references(text):
     \"\"\"References are separated by a line holding only ---; newlines inside one are its sentences.\"\"\"
     refs = [r.strip("\\n") for r in re.split(r"(?m)^[ \\t]*" + re.escape(SEPARATOR) + r"[ \\t]*$", text)]
@@ -161,11 +198,11 @@ def score_and_explain(prediction, references, rouge_types, tokenizer, use_stemme
     types_ = list(rouge_types or [])
     if not types_:
         raise ValueError("rouge_types: choose at least one rouge type")
-    tok = None if tokenizer in (None, "default") else tokenizer
+    tok = None if tokenizer in (None, DEFAULT_TOKENIZER) else tokenizer
     opts = dict(rouge_types=types_, tokenizer=tok, use_stemmer=bool(use_stemmer), multi_ref=multi_ref)
     scores = metric.compute(predictions=[prediction], references=[refs], return_precision_recall=True,
                             return_signature=True, **opts)
-    ex = _explain_module().explain(prediction=prediction, references=refs, **opts)
+    ex = _package_module("explain").explain(prediction=prediction, references=refs, **opts)
     # one more cross-check: the evaluate module's numbers are the explanation's
     same = all(scores[t] == ex.combined[t].fmeasure and scores[t + "_precision"] == ex.combined[t].precision
                and scores[t + "_recall"] == ex.combined[t].recall for t in types_)
@@ -221,10 +258,10 @@ def build_interface():
             gr.Textbox(lines=4, label="prediction", info="newlines separate sentences (rougeLsum)"),
             gr.Textbox(lines=6, label="references", info="several references: separate them with a line ---"),
             gr.CheckboxGroup(choices=ROUGE_TYPES, value=DEFAULT_TYPES, label="rouge_types"),
-            gr.Dropdown(choices=TOKENIZERS, value="default", label="tokenizer",
-                        info="unicode: every script, e.g. Chinese per character"),
-            gr.Checkbox(value=False, label="use_stemmer", info="Porter, as rouge-score"),
-            gr.Dropdown(choices=MULTI_REF_MODES, value="max", label="multi_ref"),
+            gr.Dropdown(choices=TOKENIZERS, value=DEFAULT_TOKENIZER, label="tokenizer",
+                        info="unicode: every script, e.g. Chinese per character; perl: ROUGE-1.5.5's"),
+            gr.Checkbox(value=bool(DEFAULTS.use_stemmer), label="use_stemmer", info="Porter, as rouge-score"),
+            gr.Dropdown(choices=MULTI_REF_MODES, value=DEFAULTS.multi_ref, label="multi_ref"),
             gr.Checkbox(value=False, label="tokens", info="show the normalized tokens instead of your texts"),
         ],
         outputs=[gr.HTML(label="Explanation", show_label=True, container=True),
@@ -268,12 +305,15 @@ def script_name(directory: Path) -> str:
     """The metric script's file name for a Space folder: ``<folder name>.py``, the file
     ``evaluate.load(DIR)`` opens. Raises ValueError when the name cannot be that script's."""
     name = Path(directory).resolve().name
-    taken = {n[:-3] for n in needed_modules()} - {SPACE_NAME}
-    if name in taken or name in ("app", "__init__"):
+    taken: Dict[str, str] = {"app": "app.py", "__init__": "__init__.py"}  # module name: what the Space holds
+    for path in needed_modules():
+        top = path.split("/")[0]
+        taken[top[:-3] if top.endswith(".py") else top] = top if top.endswith(".py") else top + "/"
+    if name in taken and name != SPACE_NAME:
         raise ValueError(
-            f"directory: the folder name {name!r} is the name of a module the Space needs ({name}.py); "
-            f"evaluate.load(DIR) would load DIR/{name}.py as the metric. Choose another name, e.g. "
-            f"{SPACE_NAME} or my_rouge"
+            f"directory: the folder name {name!r} is the name of a module the Space needs ({taken[name]}); "
+            f"the metric script DIR/{name}.py would take that module's name, and evaluate.load(DIR) or the "
+            f"app would load the wrong one. Choose another name, e.g. {SPACE_NAME} or my_rouge"
         )
     if "." in name:  # evaluate imports the script as a module named after the folder: a dot splits it
         raise ValueError(
@@ -285,7 +325,7 @@ def script_name(directory: Path) -> str:
 
 
 def export_space(directory: str, overwrite: bool = False, card: Optional[str] = None) -> Dict[str, Path]:
-    """Write the Space folder; returns ``{file name: path}``.
+    """Write the Space folder; returns ``{file name: path}`` (a subpackage's files as ``explain/x.py``).
 
     Raises ValueError when the folder name cannot name the metric script (:func:`script_name`), FileExistsError when a file exists
     and ``overwrite`` is false, FileNotFoundError when the metric card cannot be found.
@@ -311,6 +351,7 @@ def export_space(directory: str, overwrite: bool = False, card: Optional[str] = 
     written: Dict[str, Path] = {}
     for name, text in files.items():
         path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)  # a subpackage (explain/)
         path.write_text(text, encoding="utf-8")
         written[name] = path
     return written

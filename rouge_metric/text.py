@@ -4,6 +4,9 @@ Everything that turns a string into tokens lives here, once. The default tokeniz
 ``rouge_score.tokenize.tokenize`` exactly (Python's full Unicode ``str.lower()`` first, then maximal
 runs of ``[a-z0-9]``; with a stemmer, tokens longer than 3 characters are stemmed and the result must
 still match ``^[a-z0-9]+$``).
+
+One file because tokenizing, stemming, splitting and locating tokens in the user's text are one
+pipeline with one set of names: each tokenizer's span finder and each stemmer's cache sit beside it.
 """
 
 from __future__ import annotations
@@ -19,8 +22,14 @@ if TYPE_CHECKING:  # annotations only: the settings import this layer, not the r
 
 #: Named tokenizers (a callable ``str -> list[str]`` or an object with ``.tokenize`` also works):
 #: ``unicode`` (every script; :mod:`rouge_metric.multilingual`), ``perl`` (ROUGE-1.5.5.pl's own
-#: tokenization of raw text; :func:`perl_tokens`, used by :mod:`rouge_metric.rouge155`).
-TOKENIZERS: Tuple[str, ...] = ("default", "whitespace", "unicode", "perl")
+#: tokenization of raw text; :func:`perl_tokens`, used by :mod:`rouge_metric.rouge155`), and the word
+#: segmenters of :mod:`rouge_metric.segment` (``jieba``, ``fugashi``, ``thai_newmm``,
+#: ``burmese_syllables``; extra ``multilingual``). Modules add more with :func:`register_tokenizer`.
+TOKENIZERS: Tuple[str, ...] = ("default", "whitespace", "unicode", "perl", "jieba", "fugashi", "thai_newmm",
+                               "burmese_syllables")
+
+#: Named tokenizers loaded from :mod:`rouge_metric.segment` at first use (their packages are optional).
+SEGMENTER_TOKENIZERS: Tuple[str, ...] = ("jieba", "fugashi", "thai_newmm", "burmese_syllables")
 
 #: Stemmers: ``porter`` is nltk's PorterStemmer as rouge-score uses it; ``perl_porter`` is the Porter
 #: variant of ROUGE-1.5.5.pl (:mod:`rouge_metric.perl_porter`); ``snowball:<language>`` are nltk's
@@ -192,7 +201,8 @@ _NAMED_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]
 
 
 # ------------------------------------------------------------------------------- character spans
-#: A token with the characters of the original text it came from: ``(token, start, end)``.
+#: A character span ``(start, end)`` in a text: ``text[start:end]`` is where a token came from (the
+#: spans of :meth:`TextPipeline.token_spans`, and of the explanations that highlight them).
 Span = Tuple[int, int]
 
 
@@ -251,11 +261,57 @@ _SPAN_FINDERS: Dict[str, Callable[[str], List[Tuple[str, int, int]]]] = {
 
 
 def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]], List[str]],
-                       line_separable: bool = True) -> None:
-    """Register a named tokenizer ``func(text, stemmer) -> tokens`` (used by optional modules)."""
+                       line_separable: bool = True, *,
+                       sentence_func: Optional[Callable[[str, Optional[CachedStemmer]], List[str]]] = None,
+                       describe: Optional[Callable[[], str]] = None) -> None:
+    """Register a named tokenizer ``func(text, stemmer) -> tokens`` (used by optional modules).
+
+    ``sentence_func``: tokenizes each sentence of rougeLsum/rougeW instead of ``func`` (a recipe whose
+    sentences go through another pipeline). ``describe()``: the tokenizer's name in signatures (its
+    version, dictionary, settings); default: ``name``.
+    """
+    global TOKENIZERS
     _NAMED_TOKENIZERS[name] = func
-    if line_separable:
+    if name not in TOKENIZERS:
+        TOKENIZERS = TOKENIZERS + (name,)
+    if line_separable and sentence_func is None:
         _LINE_SEPARABLE.add(name)
+    else:
+        _LINE_SEPARABLE.discard(name)
+    if sentence_func is not None:
+        _SENTENCE_TOKENIZERS[name] = sentence_func
+    if describe is not None:
+        _DESCRIPTIONS[name] = describe
+
+
+#: Registered tokenizers whose sentences are tokenized by another function.
+_SENTENCE_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]] = {}
+#: Registered tokenizers' signature names.
+_DESCRIPTIONS: Dict[str, Callable[[], str]] = {}
+
+
+def named_tokenizer(name: str) -> Callable[[str, Optional[CachedStemmer]], List[str]]:
+    """The function ``func(text, stemmer)`` of a named tokenizer (a segmenter is loaded here, and a
+    missing package raises an ImportError naming the extra)."""
+    func = _NAMED_TOKENIZERS.get(name)
+    if func is None and name in SEGMENTER_TOKENIZERS:
+        from . import segment
+
+        func = segment.tokenizer_function(name)
+        register_tokenizer(name, func, line_separable=False, describe=lambda: segment.describe(name))
+        segment.describe(name)  # loads it: a missing package or dictionary fails at configuration
+    if func is None:
+        check_tokenizer_name(name)
+        raise ValueError(f"tokenizer: {name!r} is not registered in this process")
+    return func
+
+
+def tokenizer_description(name: str) -> str:
+    """A named tokenizer as the signature names it (``fugashi(1.5.2,dict=unidic-lite-1.0.8)``)."""
+    if name in SEGMENTER_TOKENIZERS:
+        named_tokenizer(name)
+    describe = _DESCRIPTIONS.get(name)
+    return describe() if describe is not None else name
 
 
 #: Named tokenizers whose tokens of a text are the concatenation of the tokens of its lines, so the
@@ -329,13 +385,17 @@ class TextPipeline:
         self.config = config
         tok = config.tokenizer
         self.stemmer: Optional[CachedStemmer] = None
+        self.tokenize_sentence: Optional[Callable[[str], List[str]]] = None  # None: self.tokenize
         if isinstance(tok, str):
             if config.use_stemmer:
                 self.stemmer = get_stemmer(config.use_stemmer)
-            func = _NAMED_TOKENIZERS[tok]
+            func = named_tokenizer(tok)
             stemmer = self.stemmer
             self.tokenize: Callable[[str], List[str]] = lambda text: func(text, stemmer)
             self.line_separable = tok in _LINE_SEPARABLE
+            sentence_func = _SENTENCE_TOKENIZERS.get(tok)
+            if sentence_func is not None:
+                self.tokenize_sentence = lambda text: sentence_func(text, stemmer)
             if config.stopwords:
                 self.tokenize = _stopword_filtered(func, stemmer, config.stopwords)
             self._spans = _SPAN_FINDERS.get(tok)
@@ -356,6 +416,8 @@ class TextPipeline:
                 stop = frozenset(config.stopwords)
                 user_tokenize = self.tokenize
                 self.tokenize = lambda text: [t for t in user_tokenize(text) if t not in stop]
+        if self.tokenize_sentence is None:
+            self.tokenize_sentence = self.tokenize
         split = config.sentence_splitter
         if isinstance(split, str):
             if split == "nltk" and config.needs_sentences:
@@ -380,7 +442,7 @@ class TextPipeline:
             for s in sents:
                 tokens.extend(s)
             return tokens, sents
-        sents = [self.tokenize(s) for s in self.split(text)]
+        sents = [self.tokenize_sentence(s) for s in self.split(text)]
         return (self.tokenize(text) if self.needs_tokens else None), sents
 
 

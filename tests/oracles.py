@@ -1,4 +1,7 @@
-"""Textbook oracles shared by the kernel tests of both backends."""
+"""Textbook oracles shared by the kernel tests of both backends, and the harness oracles that cannot be
+installed here (HF evaluate's Hub ``rouge`` script, HELM)."""
+
+from pathlib import Path
 
 
 def lcs_table(a, b):
@@ -26,8 +29,8 @@ def lcs_indices(ref, can):
 
 
 def bootstrap_all_at_once(values, means, n_resamples, confidence_level, seed, chunk=64):
-    """``rouge_metric.aggregate.bootstrap`` as it was before resampling went blockwise (commit a761fbb),
-    verbatim: chunks of 64 resamples gathered whole, ``data[idx]`` of shape (64, N, 3 * types) at once.
+    """The unblocked bootstrap: chunks of 64 resamples gathered whole, ``data[idx]`` of shape
+    (64, N, 3 * types) at once, with the same draws as ``rouge_metric.aggregate.bootstrap``.
     The oracle of the blocked implementation, which must give the same floats."""
     import numpy as np
 
@@ -59,49 +62,25 @@ def bootstrap_all_at_once(values, means, n_resamples, confidence_level, seed, ch
     return out
 
 
-# ---- harness re-creations on the real rouge-score, for harnesses whose own code cannot run here offline
+# ---- harness code that cannot be installed or fetched here, re-created on the real rouge-score
 
-def evaluate_rouge_compute(predictions, references, rouge_types=None, use_aggregator=True, use_stemmer=False,
-                           tokenizer=None):
-    """HF evaluate's ``rouge`` metric, ``metrics/rouge/rouge.py::Rouge._compute`` (huggingface/evaluate),
-    re-created on rouge-score: its script is fetched from the Hub by ``evaluate.load`` (no network here).
-    Same calls in the same order: ``score_multi`` when ``references[0]`` is a list, else ``score``; one
-    ``BootstrapAggregator`` and ``mid.fmeasure``, or the per-example F lists."""
-    from rouge_score import rouge_scorer, scoring
-
-    if rouge_types is None:
-        rouge_types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-    multi_ref = isinstance(references[0], list)
-    if tokenizer is not None:
-        func = tokenizer
-
-        class _Tok:
-            def tokenize(self, text):
-                return func(text)
-
-        tokenizer = _Tok()
-    scorer = rouge_scorer.RougeScorer(rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer)
-    aggregator = scoring.BootstrapAggregator() if use_aggregator else None
-    scores = []
-    for ref, pred in zip(references, predictions):
-        score = scorer.score_multi(ref, pred) if multi_ref else scorer.score(ref, pred)
-        if aggregator is not None:
-            aggregator.add_scores(score)
-        else:
-            scores.append(score)
-    if aggregator is not None:
-        result = aggregator.aggregate()
-        return {key: result[key].mid.fmeasure for key in result}
-    return {key: [s[key].fmeasure for s in scores] for key in scores[0]}
+#: HF evaluate's Hub ``rouge`` script, re-created as a real module script (tests/hub_rouge/rouge.py).
+HUB_ROUGE_SCRIPT = Path(__file__).resolve().parent / "hub_rouge" / "rouge.py"
 
 
-class EvaluateRougeStandIn:
-    """What ``evaluate.load("rouge")`` returns, for MLflow's ``_cached_evaluate_load`` in tests:
-    ``compute(predictions=, references=, rouge_types=, use_aggregator=)`` through
-    :func:`evaluate_rouge_compute`."""
+def load_hub_rouge(**kwargs):
+    """``evaluate.load`` of the Hub ``rouge`` script from its local path (offline; ``kwargs`` as
+    ``evaluate.load`` takes them: ``seed``, ``keep_in_memory``, ``module_type``...)."""
+    import evaluate
 
-    def compute(self, predictions, references, **kwargs):
-        return evaluate_rouge_compute(list(predictions), list(references), **kwargs)
+    return evaluate.load(str(HUB_ROUGE_SCRIPT), **kwargs)
+
+
+def evaluate_load_for_mlflow(path, module_type="metric"):
+    """A replacement for MLflow's ``_cached_evaluate_load`` that loads ``"rouge"`` from
+    :data:`HUB_ROUGE_SCRIPT` through ``evaluate.load`` (MLflow fetches the script from the Hub)."""
+    assert path == "rouge", path
+    return load_hub_rouge(module_type=module_type)
 
 
 def helm_reference_rouge(completions, golds, metric):

@@ -1,8 +1,8 @@
 """aggregate.py: the blocked resampling engine and the bootstrap built on it.
 
-The bootstrap resamples in blocks (memory flat in the number of resamples); its oracle is the
-implementation it replaced (tests/oracles.py), which gathered every chunk of 64 resamples at once:
-the two must give the same floats for every seed, size and block size.
+The bootstrap resamples in blocks (memory flat in the number of resamples); its oracle is the unblocked
+gather of tests/oracles.py, which gathers every chunk of 64 resamples at once: the two must give the
+same floats for every seed, size and block size.
 """
 
 import tracemalloc
@@ -113,7 +113,7 @@ def test_memory_is_flat_in_the_number_of_resamples():
         tracemalloc.stop()
     # 10x the resamples: only the (resamples x 12) float array of resampled means may grow.
     assert peaks[1] - peaks[0] < 576 * 12 * 8 * 3, peaks
-    # ... and no block of the size of the old (64, N, 12) gather (123 MB here).
+    # ... and no block of the size of the oracle's (64, N, 12) gather (123 MB for these values).
     assert peaks[1] < aggregate.BLOCK_BYTES * 2 + 20_000 * 12 * 8 * 4, peaks
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rouge_metric import Rouge, RougeScorer, core, scoring
+from rouge_metric import Rouge, RougeScorer, backends, core, scoring
 from strategies import WORDS, references_lists, texts
 
 pytestmark = pytest.mark.skipif(not core.native_available(), reason="native extension not built")
@@ -43,7 +43,7 @@ def long_texts(draw):
 
 def test_native_scorer_is_used():
     python, native = pair()
-    assert native._fast is not None and python._fast is None
+    assert native.native_pipeline and not python.native_pipeline
     assert "backend:native" in native.signature() and "backend:python" in python.signature()
 
 
@@ -86,7 +86,7 @@ def test_rouge_scorer_matches_rouge_score(stem, target, prediction, targets):
     rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
     oracle = rouge_scorer.RougeScorer(RS_TYPES, use_stemmer=stem)
     mine = RougeScorer(RS_TYPES, use_stemmer=stem, backend="native")
-    assert mine._rouge._fast is not None
+    assert mine._rouge.native_pipeline
     assert mine.score(target, prediction) == oracle.score(target, prediction)
     assert mine.score_multi(targets, prediction) == oracle.score_multi(targets, prediction)
 
@@ -131,7 +131,7 @@ def test_thread_count_and_chunking_do_not_change_numbers(monkeypatch):
     for threads in (1, 2, 3):
         native = Rouge(ALL_TYPES, use_stemmer=True, backend="native", num_threads=threads)
         results.append(native.compute(predictions=preds, references=refs, return_per_example=True))
-    monkeypatch.setattr(scoring, "NATIVE_CHUNK", 97)  # many chunks merged into one accumulator
+    monkeypatch.setattr(backends, "NATIVE_CHUNK", 97)  # many chunks merged into one accumulator
     results.append(Rouge(ALL_TYPES, use_stemmer=True, backend="native", num_threads=2)
                    .compute(predictions=preds, references=refs, return_per_example=True))
     for got in results:
@@ -191,7 +191,7 @@ def test_custom_tokenizer_uses_native_kernels():
 
     python = Rouge(ALL_TYPES, tokenizer=Tok(), backend="python")
     native = Rouge(ALL_TYPES, tokenizer=Tok(), backend="native")
-    assert native._fast is None and native._kernels is core.kernels("native")
+    assert not native.native_pipeline and native.kernels is core.kernels("native")
     p, r = "A b c a b\nc d", ["a b C d\nx a b", "b"]
     assert native.score(prediction=p, references=r) == python.score(prediction=p, references=r)
 
@@ -201,5 +201,5 @@ def test_pickle_round_trip():
 
     _, native = pair()
     clone = pickle.loads(pickle.dumps(native))
-    assert clone._fast is not None and clone.score(prediction="a b", references="a c") == \
+    assert clone.native_pipeline and clone.score(prediction="a b", references="a c") == \
         native.score(prediction="a b", references="a c")

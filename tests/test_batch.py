@@ -201,7 +201,7 @@ def test_iterable_dataset_map_and_aggregate():
     assert mapper.aggregate(scored, batch_size=4) == mapper.rouge.compute(predictions=preds, references=refs)
 
 
-# -------------------------------------------------------------- map() without batched=True (issue 16)
+# ---------------------------------------------------------------------- map() without batched=True
 @pytest.mark.parametrize("multi", [True, False])
 def test_unbatched_map_gives_the_batched_columns(multi):
     """map(mapper) without batched=True hands one row per call (cells are values, not lists): the

@@ -251,7 +251,7 @@ def test_options_reach_the_core(tok):
                               gen_len=False)((gen, labels))
     assert out == core_metrics(PREDS, REFS, rouge_types=["rouge1", "rougeSU4"], use_stemmer=False, scale=1.0)
     assert set(out) == {"rouge1", "rougeSU4"} and out != core_metrics(PREDS, REFS, rouge_types=["rouge1", "rougeSU4"],
-                                                                      scale=1.0)  # the stemmer was off
+                                                                      scale=1.0)  # the stemmer is off above
 
 
 def test_sentence_splitter_callable_and_missing_punkt(tok):

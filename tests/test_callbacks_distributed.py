@@ -89,7 +89,8 @@ def _worker() -> None:
         json.dump(seen, fh)
     # Without this, gloo's worker threads may still hold a finished all_gather whose tensors they release
     # while the interpreter is finalizing; that aborts the process ("terminate called without an active
-    # exception", pytorch/pytorch#190489) after every result was written. PyTorch asks every script to call it.
+    # exception", https://github.com/pytorch/pytorch/issues/190489) after every result is written. PyTorch
+    # asks every script to call it.
     if dist.is_initialized():
         dist.destroy_process_group()
 

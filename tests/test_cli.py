@@ -238,7 +238,7 @@ def test_rouge155_preset_from_the_command_line(tmp_path, capsys, shared_dir):
     assert code == cli.EXIT_USAGE and "--exceptions: only used with --rouge155" in err
 
 
-# ----------------------------------------------------------------------- newcomer edges (issue 16)
+# ----------------------------------------------------------------------- newcomer edges
 def test_missing_stopwords_file_is_a_file_error(capsys, tmp_path):
     for cmd in ("score", "explain"):
         code, out, err = run([cmd, "--predictions", DATA / "predictions.txt", "--references",
@@ -415,3 +415,98 @@ def test_model_that_is_not_a_folder_is_one_line_exit_3(tmp_path, capsys):
     code, _, err = run(["generate-and-score", "--data", tmp_path / "d.jsonl", "--model", tmp_path / "empty"], capsys)
     assert code == cli.EXIT_FILE and err.count("\n") == 1
     assert err.startswith(f"rouge-metric: error: --model: cannot load '{tmp_path / 'empty'}': ")
+
+
+# ------------------------------------------------------------------------------- a plain directory
+@pytest.mark.parametrize("datasets_installed", [True, False])
+def test_plain_directory_is_named_as_one(tmp_path, capsys, monkeypatch, datasets_installed):
+    """A directory that holds no saved dataset is reported as such (exit 3), whether or not datasets is
+    installed: it is not asked for before the folder is known to be a saved dataset."""
+    import sys
+
+    folder = tmp_path / "outputs"
+    folder.mkdir()
+    (folder / "preds.txt").write_text("a\n", encoding="utf-8")
+    if not datasets_installed:
+        monkeypatch.setitem(sys.modules, "datasets", None)  # import datasets raises ImportError
+    code, out, err = run(["score", "--predictions", folder, "--references", folder / "preds.txt"], capsys)
+    assert (code, out) == (cli.EXIT_FILE, "")
+    assert err == (f"rouge-metric: error: {folder}: is a directory, but not a dataset saved with save_to_disk (it "
+                   "has no state.json or dataset_dict.json); expected a text or JSONL file, or a saved dataset "
+                   "folder\n")
+    assert "needs datasets" not in err
+    code, _, err = run(["generate-and-score", "--data", folder, "--generator", "m:f"], capsys)
+    assert code == cli.EXIT_FILE and f"{folder}: is a directory, but not a dataset saved with save_to_disk" in err
+    assert err.rstrip().endswith("expected a JSONL file or a dataset folder saved with save_to_disk")
+
+
+# ------------------------------------------------------------------------------------------ Ctrl-C
+def test_interrupt_returns_130_in_process_and_exits_at_once_as_a_program(tmp_path, capsys, monkeypatch):
+    """main() returns 130 after Ctrl-C; the console script (exit_on_interrupt) ends the process at once
+    (os._exit) once the interrupt has closed the output files on its way out."""
+    import rouge_metric.cli.app as app
+
+    pred = _write(tmp_path / "p.txt", "a\nb\n")
+
+    def interrupted(self, acc, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Rouge, "add_to", interrupted)
+    argv = ["score", "--predictions", pred, "--references", pred, "--per-example", tmp_path / "rows.jsonl"]
+    assert run(argv, capsys) == (cli.EXIT_INTERRUPTED, "", "rouge-metric: interrupted\n")
+    exits = []
+
+    def fake_exit(code):
+        exits.append((code, (tmp_path / "rows.jsonl").exists()))
+        raise SystemExit(code)
+
+    monkeypatch.setattr(app.os, "_exit", fake_exit)
+    with pytest.raises(SystemExit):
+        cli.main([str(a) for a in argv], exit_on_interrupt=True)
+    assert exits == [(cli.EXIT_INTERRUPTED, True)]
+    assert capsys.readouterr().err == "rouge-metric: interrupted\n"
+
+
+CTRL_C_DELAY = 1.5  # seconds of scoring before the SIGINT
+
+
+def _time_to_exit(cmd, env):
+    import signal
+    import time
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    time.sleep(CTRL_C_DELAY)
+    assert proc.poll() is None, "finished before the interrupt: make the input larger"
+    start = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    return time.perf_counter() - start, proc.returncode, proc.stderr.read().decode()
+
+
+@pytest.mark.integration
+def test_ctrl_c_ends_a_long_run_as_fast_as_the_api(tmp_path):
+    """SIGINT during a long ``python -m rouge_metric score``: exit 130 with one line, no traceback, and no
+    slower than the same scoring through the API (median of three runs each)."""
+    import random
+    import statistics
+
+    rng = random.Random(0)
+    words = [f"w{i}" for i in range(2000)]
+    for name in ("p.txt", "r.txt"):
+        with open(tmp_path / name, "w", encoding="utf-8") as fh:
+            for _ in range(200_000):
+                fh.write(" ".join(rng.choices(words, k=30)) + "\n")
+    env = {**os.environ, "ROUGE_METRIC_BACKEND": "python"}  # slow enough to be interrupted mid-scoring
+    p, r = str(tmp_path / "p.txt"), str(tmp_path / "r.txt")
+    cli_cmd = [sys.executable, "-m", "rouge_metric", "score", "--predictions", p, "--references", r, "-q"]
+    api_cmd = [sys.executable, "-c", "import rouge_metric\nrd = lambda f: open(f, encoding='utf-8').read().split('\\n')[:-1]\n"
+               f"rouge_metric.compute(predictions=rd({p!r}), references=rd({r!r}))"]
+    cli_times, api_times = [], []
+    for _ in range(3):
+        seconds, code, err = _time_to_exit(cli_cmd, env)
+        assert code == cli.EXIT_INTERRUPTED and err == "rouge-metric: interrupted\n", err
+        cli_times.append(seconds)
+        seconds, code, err = _time_to_exit(api_cmd, env)
+        assert "KeyboardInterrupt" in err
+        api_times.append(seconds)
+    assert statistics.median(cli_times) <= statistics.median(api_times) + 0.25, (cli_times, api_times)

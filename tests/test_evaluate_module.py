@@ -185,7 +185,7 @@ def test_beyond_english_options_reach_the_core(module):
     assert out == res.to_dict() and out["rouge1"] > 0
 
 
-# ----------------------------------------------------------------------- newcomer edges (issue 16)
+# ---------------------------------------------------------------------------------- newcomer edges
 @pytest.mark.parametrize("method,kwargs,match", [
     ("add", dict(prediction="a b", references="a b"),
      r"add: unexpected keyword argument\(s\) 'references'; add\(\) takes prediction= and reference= "
@@ -232,7 +232,7 @@ def test_fast_write_stores_what_evaluates_own_add_batch_stores(module, monkeypat
                                       return_precision_recall=True)
 
     fast = run()
-    monkeypatch.setattr(type(module), "_init_writer", None)  # not the API it was written for
+    monkeypatch.setattr(type(module), "_init_writer", None)  # an evaluate without the writer API it expects
     assert module._write_validated({"predictions": ["a"], "references": [["a"]]}) is False
     monkeypatch.undo()
     monkeypatch.setattr(type(module), "_write_validated", lambda self, batch: False)
@@ -326,3 +326,90 @@ def test_defaults_unchanged_by_the_checks(module):
     assert ci["signature"] == want.signature and ci["rouge1_low"] == want.ci["rouge1"].low.fmeasure
     assert module.compute(predictions=PREDS, references=REFS, alpha=0.5) == \
         compute(predictions=PREDS, references=REFS, alpha=0.5).to_dict()
+
+
+# ------------------------------------------------------------ compute with the whole input: no Arrow round trip
+def _both_paths(module, monkeypatch, call):
+    """``call()`` on the direct path and on evaluate's own path (the direct one switched off)."""
+    def outcome():
+        try:
+            return "ok", call()
+        except Exception as exc:  # noqa: BLE001 - the exception is part of the behaviour compared
+            return type(exc).__name__, str(exc)
+
+    assert module._direct_compute_possible()
+    direct = outcome()
+    with monkeypatch.context() as m:
+        m.setattr(type(module), "_direct_compute_possible", lambda self: False)
+        own = outcome()
+    return direct, own
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"use_stemmer": True, "return_precision_recall": True}, {"use_aggregator": False},
+    {"confidence_interval": True, "rouge_types": ["rouge1", "rougeW"]}, {"multi_ref": "pool", "tokenizer": "unicode"},
+    {"rouge_typ": ["rouge1"]},  # a misspelt option: the same TypeError from _compute on both paths
+])
+def test_direct_compute_equals_evaluates_own_path(module, monkeypatch, options):
+    import numpy as np
+
+    def call():
+        np.random.seed(11)
+        out = module.compute(predictions=PREDS, references=REFS, **options)
+        return out, np.random.get_state()[1].tolist(), [module.writer, module.data, module.cache_file_name,
+                                                        module.filelock, module.selected_feature_format]
+
+    direct, own = _both_paths(module, monkeypatch, call)
+    assert direct == own
+    # and the module is reusable afterwards, on either path
+    module.add_batch(predictions=PREDS[:2], references=REFS[:2])
+    assert not module._direct_compute_possible()
+    assert module.compute() == compute(predictions=PREDS[:2], references=REFS[:2]).to_dict()
+    assert module._direct_compute_possible()
+
+
+@pytest.mark.parametrize("predictions, references", [
+    ([], []), (["a", 3], ["a", "b"]), (["a"], ["a", "b"]), ("a b", ["a b"]), (["a"], [[]]), (["a"], [None]),
+])
+def test_direct_compute_refuses_what_evaluates_path_refuses(module, monkeypatch, predictions, references):
+    direct, own = _both_paths(module, monkeypatch, lambda: module.compute(predictions=predictions,
+                                                                          references=references))
+    assert direct == own and direct[0] != "ok"
+
+
+def test_direct_compute_only_when_nothing_was_added(module, monkeypatch):
+    """Data added before compute(predictions=...) is scored with it, on evaluate's own path."""
+    module.add(prediction=PREDS[0], reference=REFS[0])
+    assert not module._direct_compute_possible()
+    out = module.compute(predictions=PREDS[1:], references=REFS[1:])
+    assert out == compute(predictions=PREDS, references=REFS).to_dict()
+
+
+def test_direct_compute_leaves_no_cached_data(repo_dir, tmp_path, monkeypatch):
+    cwd = os.getcwd()
+    os.chdir(repo_dir)
+    try:
+        mod = evaluate.load("./rouge_metric", cache_dir=str(tmp_path / "cache"))
+    finally:
+        os.chdir(cwd)
+
+    def call():
+        out = mod.compute(predictions=PREDS, references=REFS)
+        files = sorted(p.name for p in (tmp_path / "cache").rglob("*") if p.is_file())
+        return out, files
+
+    direct, own = _both_paths(mod, monkeypatch, call)
+    # the same result and no cached data left on either path; evaluate's path also leaves its lock file
+    assert direct[1][0] == own[1][0] and direct[1][1] == []
+    assert [f for f in own[1][1] if not f.endswith(".lock")] == []
+
+
+def test_direct_compute_is_off_with_several_processes(repo_dir, tmp_path):
+    cwd = os.getcwd()
+    os.chdir(repo_dir)
+    try:
+        mod = evaluate.load("./rouge_metric", num_process=2, process_id=1, cache_dir=str(tmp_path),
+                            experiment_id="direct-off")
+    finally:
+        os.chdir(cwd)
+    assert not mod._direct_compute_possible()

@@ -1,6 +1,13 @@
-"""explain(): its evidence must add up to the scorer's own statistics, on random inputs."""
+"""explain(): its evidence must add up to the scorer's own statistics, on random inputs; its cross-checks
+catch wrong evidence; its renderings (terminal, HTML) show the explained positions in the user's words,
+with every user text escaped in the HTML.
+
+One file for the explain package: its sections (evidence, cross-checks, HTML, the user's words) share
+the random-text strategies and the HTML parsers, and each test goes through explain() end to end.
+"""
 
 import json
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -9,7 +16,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from rouge_metric import Rouge, cli, core
-from rouge_metric.explain import _combined_checks, cross_check, explain
+from rouge_metric.explain import combined_checks, cross_check, explain
 from rouge_metric import Score
 
 WORDS = ["the", "cat", "cats", "sat", "on", "mat", "a", "dog", "running", "runs", "ran", "big", "Big", "x"]
@@ -126,7 +133,7 @@ def test_cli_explain(tmp_path, capsys):
     assert code == cli.EXIT_USAGE and "--reference: required" in capsys.readouterr().err
 
 
-# ------------------------------------------------------------------------------ cross-checks (issue 16)
+# ------------------------------------------------------------------------------------------- cross-checks
 @settings(max_examples=40, deadline=None)
 @given(pred=texts(), refs=st.lists(texts(), min_size=1, max_size=3),
        f=st.one_of(st.builds(dict, beta=st.floats(0.1, 10)), st.builds(dict, alpha=st.floats(0, 1))),
@@ -171,14 +178,14 @@ def test_cross_checks_catch_wrong_explanations():
     assert failed(_tampered(ex, "rougeLsum", sentences=bad_s)) == ["union-LCS: every LCS a common subsequence, hits add up"]
     # a wrong combined score is caught too, and the report says so
     bad = dataclasses.replace(ex, combined={**ex.combined, "rouge1": Score(1.0, 1.0, 1.0)},
-                              combined_checks=_combined_checks({"rouge1": Score(1.0, 1.0, 1.0)}, ex.references,
+                              combined_checks=combined_checks({"rouge1": Score(1.0, 1.0, 1.0)}, ex.references,
                                                                "max", 0.5, {"rouge1": 1.0}))
     assert not bad.cross_checked and "NOT cross-checked: combined: rouge1" in bad.format()
     assert "✗ not cross-checked" in bad.to_html() and 'data-cross-checked="false"' in bad.to_html()
     assert ex.cross_checked and "\ncross-checked: P/R/F re-derived" in ex.format()
 
 
-# ------------------------------------------------------------------------------------- HTML (issue 16)
+# --------------------------------------------------------------------------------------------------- HTML
 class _Marks(HTMLParser):
     """Collects, per rouge type block, the highlighted tokens: (side, position, css class, text)."""
 
@@ -273,7 +280,87 @@ def test_cli_explain_writes_html_and_reports_the_cross_check(tmp_path, capsys):
     assert page.startswith("<!DOCTYPE html>") and want in page
 
 
-# ------------------------------------------------------------------- the user's words (issue 24 item 7)
+HOSTILE = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "</script>", "javascript:alert(1)",
+           "' onmouseover='alert(1)", "&lt;b&gt; &amp;"]
+#: The only markup the renderer writes: these tags, these attributes, styles from its own palette.
+ALLOWED_TAGS = {"style", "div", "table", "caption", "tr", "th", "td", "span", "mark"}
+ALLOWED_ATTRS = {"class", "style", "title", "data-type", "data-side", "data-pos", "data-ref", "data-shown",
+                 "data-cross-checked"}
+OWN_STYLE = re.compile(r"^(--c|background):#[0-9a-f]{6}$|^outline:2px dashed #[0-9a-f]{6}$")
+
+
+class _Markup(HTMLParser):
+    """Every tag with its attributes, the text of the page and the content of <style>."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.text, self.style, self._in_style = [], [], [], False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, attrs))
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        self._in_style = False
+
+    def handle_data(self, data):
+        (self.style if self._in_style else self.text).append(data)
+
+
+def _hostile_tokenizer(text):
+    return text.split()
+
+
+_hostile_tokenizer.__qualname__ = '<script>alert("q")</script>'  # the signature names a custom tokenizer by it
+
+
+@pytest.mark.parametrize("tokenizer", ["whitespace", "default", "unicode", _hostile_tokenizer])
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_html_escapes_every_user_text(hostile, tokenizer):
+    """User text (texts, tokens, the signature's custom tokenizer name) in the HTML is text, never markup:
+    the page parses to the renderer's own tags and attributes only, its style is the renderer's CSS, and the
+    hostile string reads back verbatim as text where the tokens keep it."""
+    from rouge_metric.explain import CSS, explanation_html
+
+    pred = f"the cat {hostile} sat\n{hostile}"
+    refs = [f"a cat {hostile}", "the cat sat"]
+    ex = explain(prediction=pred, references=refs, rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4"],
+                 tokenizer=tokenizer)
+    for page in (ex.to_html(), ex.to_html(tokens=True), explanation_html(ex, css=False)):
+        low = page.lower()
+        assert "<script" not in low and "</script" not in low and "<img" not in low
+        m = _Markup()
+        m.feed(page)
+        m.close()
+        for tag, attrs in m.tags:
+            assert tag in ALLOWED_TAGS, tag
+            for name, value in attrs:
+                assert name in ALLOWED_ATTRS, (tag, name, value)
+                if name == "style":
+                    assert OWN_STYLE.match(value), value
+                if name.startswith("data-") and name != "data-type":
+                    assert re.fullmatch(r"[a-z0-9]+", value), (name, value)
+        assert "".join(m.style) in ("", CSS)
+        text = "".join(m.text)
+        if tokenizer in ("whitespace", _hostile_tokenizer):  # the tokens keep the string whole
+            assert hostile in text
+        if tokenizer is _hostile_tokenizer:
+            assert '<script>alert("q")</script>' in text  # the signature, as text
+    assert explanation_html(ex) == ex.to_html() and explanation_html(ex, css=False) == ex.to_html().split("</style>", 1)[1]
+
+
+def test_cli_html_page_escapes_user_text(tmp_path, capsys):
+    out = tmp_path / "ex.html"
+    assert cli.main(["explain", "--prediction", HOSTILE[0] + " " + HOSTILE[1], "--reference", HOSTILE[2] + " x",
+                     "--tokenizer", "whitespace", "--html", str(out)]) == 0
+    capsys.readouterr()
+    page = out.read_text(encoding="utf-8").lower()
+    assert "<script" not in page and "</script" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;/script&gt;" in page  # one token each
+    assert "&quot;&gt;&lt;img</span>" in page and "onerror=alert(1)&gt;</span>" in page  # three tokens
+
+
+# ------------------------------------------------------------------------------------------ the user's words
 from strategies import texts as unicode_texts  # noqa: E402  (Unicode, punctuation, odd whitespace)
 
 from rouge_metric import RougeConfig  # noqa: E402
@@ -404,3 +491,21 @@ def test_cli_explain_tokens_flag(capsys):
     assert "pred: [The] [Cats] sat" in capsys.readouterr().out
     assert cli.main(argv + ["--tokens"]) == 0
     assert "pred: [the] [cat] sat" in capsys.readouterr().out
+
+
+# -------------------------------------------------------------------------------------------- the package
+def test_public_names_and_one_span_type():
+    """Every public name of the explain package is importable from ``rouge_metric.explain``; the span type
+    is the text layer's; the records render through the package's two renderers."""
+    import rouge_metric.explain as pkg
+    from rouge_metric import text
+    from rouge_metric.explain import render_html, render_text
+
+    for name in ("Check", "Explanation", "ReferenceExplanation", "SentenceHits", "Span", "TYPE_COLORS",
+                 "TypeExplanation", "UnitMatch", "cross_check", "combined_checks", "explain", "type_color",
+                 "explanation_html", "format_text", "CSS"):
+        assert name in pkg.__all__ and getattr(pkg, name) is not None, name
+    assert pkg.Span is text.Span
+    ex = explain(prediction="the cat sat", references="the cat", rouge_types=["rouge1"])
+    assert ex.to_html(tokens=True) == render_html.explanation_html(ex, tokens=True)
+    assert ex.format(color=True) == render_text.format_text(ex, color=True) and str(ex) == render_text.format_text(ex)

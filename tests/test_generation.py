@@ -692,3 +692,44 @@ def test_progress_bar_on_a_terminal_counts_cached_examples(tmp_path, monkeypatch
     monkeypatch.setattr(sys, "stderr", quiet)
     generate_and_score(first_words, documents=DOCS, references=REFS, progress=False)
     assert quiet.getvalue() == ""
+
+
+# ------------------------------------------------------------------- the Trainer helper is generate_and_score
+@pytest.mark.parametrize("score_ids", [False, True])
+def test_trainer_subset_runs_through_generate_and_score(seq2seq, score_ids):
+    """RougeCallback's generate mode (callbacks.generate_mode.score_subset) is rouge_metric.generate_and_score
+    with TokenizedGenerator; the deprecated callbacks.generate_and_score warns and gives the same numbers as
+    generating batch by batch and scoring with RougeComputeMetrics."""
+    from rouge_metric.callbacks import RougeComputeMetrics, TokenizedGenerator, decode_eval_pred
+    from rouge_metric.callbacks import generate_and_score as deprecated
+
+    model, tok, pairs = seq2seq
+    rows = [{"input_ids": tok(d)["input_ids"], "labels": tok(s)["input_ids"]} for d, s in pairs[:7]]
+    kwargs = {"max_new_tokens": 6}
+    # independent: model.generate per batch, decoded and scored by compute_metrics
+    want_metric = RougeComputeMetrics(tok, score_ids=score_ids)
+    model.eval()
+    for start in range(0, len(rows), 3):
+        batch = rows[start:start + 3]
+        enc = tok.pad([{"input_ids": r["input_ids"]} for r in batch], return_tensors="pt")
+        with torch.no_grad():
+            out = model.generate(**enc, **kwargs)
+        width = max(len(r["labels"]) for r in batch)
+        labels = [r["labels"] + [-100] * (width - len(r["labels"])) for r in batch]
+        want_metric.add_batch(decode_eval_pred(tok, out, labels, as_ids=score_ids))
+    want = want_metric.finish()
+    model.train()
+    metric = RougeComputeMetrics(tok, score_ids=score_ids, num_samples=2)
+    with pytest.warns(DeprecationWarning, match="rouge_metric.generate_and_score"):
+        got = deprecated(model, tok, rows, metric, batch_size=3, generation_kwargs=kwargs)
+    assert got == want and model.training
+    assert metric.last_metrics == want and metric.last_result.n == 7 and len(metric.last_samples) == 2
+    gen = TokenizedGenerator(model, tok, kwargs, as_ids=score_ids)
+    model.eval()  # TokenizedGenerator generates with the model as it is (score_subset sets eval mode)
+    refs = [r["labels"] for r in rows] if score_ids else [tok.decode(r["labels"], skip_special_tokens=True).strip()
+                                                          for r in rows]
+    run = generate_and_score(gen, documents=rows, references=refs, batch_size=3, progress=False,
+                             config=metric.rouge.config)
+    assert run.result.to_dict(metric.stats, metric.scale) == {k: v for k, v in want.items() if k != "gen_len"}
+    assert sum(gen.gen_lens) / run.n == want["gen_len"]
+    model.train()

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import REPO
 from corpora import corpus_available, load_corpus
-from oracles import EvaluateRougeStandIn
+from oracles import evaluate_load_for_mlflow
 
 EXAMPLES = REPO / "examples" / "harnesses"
 
@@ -67,7 +67,7 @@ def test_mlflow_make_metric_plugin(monkeypatch):
     defs = pytest.importorskip("mlflow.metrics.metric_definitions")
     import pandas as pd
 
-    monkeypatch.setattr(defs, "_cached_evaluate_load", lambda *a, **k: EvaluateRougeStandIn())
+    monkeypatch.setattr(defs, "_cached_evaluate_load", evaluate_load_for_mlflow)
     ex = _load("mlflow_rouge_metric")
     preds, refs = _pairs(50)
     metrics = ex.rouge_metrics()

@@ -1,17 +1,24 @@
 """Harness recipes against each harness's own code (lm-eval, lighteval, MLflow, torchmetrics, the `rouge`
-package, rouge-score's aggregator) or, where it cannot run offline here, a re-creation on rouge-score
-(tests/oracles.py: HF evaluate's script, HELM). Floats compared with ==."""
+package, rouge-score's aggregator, evaluate 0.4.6 loading the Hub `rouge` script re-created as a local
+module script) or, where it cannot be installed here, a re-creation on rouge-score (tests/oracles.py:
+HELM). Floats compared with ==; numpy's global random state compared whole.
+
+One file of about 500 lines, in the order of the package's modules: every recipe against its harness,
+sharing the corpus helpers, the strategies and the skip-when-the-harness-is-missing pattern, and run as
+one unit by tools/check_harnesses.py in the venv that holds the harnesses."""
+
+import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rouge_metric import harnesses as H
 from rouge_metric import pltrdy_rouge
 
 from corpora import corpus_available, load_corpus
-from oracles import EvaluateRougeStandIn, evaluate_rouge_compute, helm_reference_rouge
+from oracles import evaluate_load_for_mlflow, helm_reference_rouge, load_hub_rouge
 from strategies import texts
 
 BACKENDS = ["python", "native"]
@@ -54,6 +61,106 @@ def test_pltrdy_max_backtrack_gives_zero_like_a_recursion_error():
     assert ok.scores["rouge_score"] > 0.99
     assert H.longbench_rouge([long], [[long]], max_backtrack=49).scores["rouge_score"] == 0.0
     assert "backtrack:49" in H.longbench_rouge([long], [[long]], max_backtrack=49).signature
+
+
+# ------------------------------------------------------------- the package's recursion (LongBench's 0.0)
+def _long(n, answer):
+    """A prediction of ``n`` distinct words in one sentence and an answer whose backtrack against it takes
+    ``n`` steps: ``"prefix"`` (its first 5 words: the deepest frames are matches at small indices) or
+    ``"junk_last"`` (260 other words and the last word: the deepest frames compare (i, j) keys with
+    i = 260, beyond Python's small-int cache)."""
+    words = [f"w{i}" for i in range(n)]
+    gold = words[:5] if answer == "prefix" else [f"j{i}" for i in range(260)] + [words[-1]]
+    return " ".join(words), " ".join(gold)
+
+
+def _at_depth(k, fn):
+    """``fn()`` called ``k`` frames deeper than the caller's frame."""
+    return _at_depth(k - 1, fn) if k else fn()
+
+
+def _threshold(fails):
+    """The smallest n in (100, recursion limit + 50] for which ``fails(n)``."""
+    lo, hi = 100, sys.getrecursionlimit() + 50
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if fails(mid) else (mid, hi)
+    return hi
+
+
+@pytest.mark.parametrize("answer", ["prefix", "junk_last"])
+@pytest.mark.parametrize("depth", [0, 45, 300])
+def test_recursion_overflows_where_the_rouge_package_raises(depth, answer):
+    """``recursion_overflows`` called in place of LongBench's ``rouge_score`` says True exactly where the
+    real package raises RecursionError, at several stack depths."""
+    rouge = pytest.importorskip("rouge")
+
+    def longbench_rouge_score(prediction, ground_truth):  # tasks/longbench/metrics.py::rouge_score's frames
+        try:
+            rouge.Rouge().get_scores([prediction], [ground_truth], avg=True)
+        except RecursionError:
+            return True
+        return False
+
+    def package(n):
+        return _at_depth(depth, lambda: longbench_rouge_score(*_long(n, answer)))
+
+    def replay(n):  # the same frames above the call as package()
+        return _at_depth(depth, lambda: pltrdy_rouge.recursion_overflows(*_long(n, answer)))
+
+    n0 = _threshold(package)
+    assert 500 < n0 < sys.getrecursionlimit()
+    seen = set()
+    for n in range(n0 - 4, n0 + 5):
+        seen.add(package(n))
+        assert replay(n) == package(n), n
+    assert seen == {False, True}  # the window holds the last length that fits and the first that does not
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("depth", [0, 45, 300])
+def test_longbench_recursion_limit_matches_lm_eval(language, depth):
+    """Around the length where the package's recursion gives out, the recipe's default gives LongBench's
+    number (0.0 beyond it) when called where ``get_rouge_score`` is called."""
+    metrics = pytest.importorskip("lm_eval.tasks.longbench.metrics")
+    fn, name = ((metrics.get_rouge_zh_score, "rouge_zh_score") if language == "zh"
+                else (metrics.get_rouge_score, "rouge_score"))
+    for answer in ("prefix", "junk_last"):
+        def harness(n):
+            p, a = _long(n, answer)
+            return _at_depth(depth, lambda: fn({"answers": [a]}, [p]))
+
+        def recipe(n):  # the same frames above the call as harness()
+            p, a = _long(n, answer)
+            return _at_depth(depth, lambda: H.longbench_rouge([p], [[a]], language=language))
+
+        n0 = _threshold(lambda n: harness(n)[name] == 0.0)
+        seen = set()
+        for n in range(n0 - 4, n0 + 5):
+            want = harness(n)
+            seen.add(want[name] > 0.0)
+            assert recipe(n).per_example == [want], (answer, n)
+        assert seen == {False, True}  # the window holds the last length scored and the first scored 0.0
+
+
+def test_longbench_1500_word_sentence():
+    """The answer itself, one 1,500-word sentence: LongBench prints 0.0 (RecursionError), and so does the
+    recipe; ``max_backtrack="unlimited"`` gives the package's value without a recursion limit."""
+    rouge = pytest.importorskip("rouge")
+    text = " ".join(f"w{i}" for i in range(1500))
+    default = H.longbench_rouge([text], [[text]])
+    assert default.scores == {"rouge_score": 0.0} and "backtrack:python-recursion" in default.signature
+    metrics = pytest.importorskip("lm_eval.tasks.longbench.metrics")
+    assert default.per_example == [metrics.get_rouge_score({"answers": [text]}, [text])]
+    corrected = H.longbench_rouge([text], [[text]], max_backtrack="unlimited")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(5000)
+    try:
+        want = rouge.Rouge().get_scores([text], [text], avg=True)["rouge-l"]["f"]
+    finally:
+        sys.setrecursionlimit(limit)
+    assert corrected.scores == {"rouge_score": want} and want == 0.999999995
+    assert "backtrack:unlimited" in corrected.signature
 
 
 # --------------------------------------------------------------------------- BootstrapAggregator
@@ -252,22 +359,83 @@ def test_helm_matches_recreation(metric):
 
 
 # ------------------------------------------------------------------------------ HF evaluate and MLflow
+def _same_state(a, b):
+    """Two ``np.random.get_state()`` tuples are the same state (key, position, cached Gaussian)."""
+    return a[0] == b[0] and (a[1] == b[1]).all() and a[2:] == b[2:]
+
+
+def _evaluate():
+    pytest.importorskip("evaluate")
+    pytest.importorskip("rouge_score")
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("seed", [0, 7, 2024])
 @pytest.mark.parametrize("multi", [False, True])
-def test_evaluate_rouge_matches_recreation(seed, multi):
+def test_evaluate_rouge_matches_evaluate_load(seed, multi):
+    """``evaluate.load(script, seed=s).compute(...)``: same floats, and the caller's state afterwards."""
+    _evaluate()
     preds, refs = _corpus("cnndm_simcls_nl", 120)
     refs = [[r[0], preds[(i + 5) % len(preds)]] for i, r in enumerate(refs)] if multi else [r[0] for r in refs]
-    np.random.seed(seed)
-    want = evaluate_rouge_compute(preds, refs, use_stemmer=True)
+    np.random.seed(seed + 1)
+    np.random.random_sample(seed % 5)  # the caller's state is anything, not the module's seed
+    before = np.random.get_state()
+    module = load_hub_rouge(seed=seed)
+    want = module.compute(predictions=preds, references=refs, use_stemmer=True)
     after = np.random.get_state()
+    assert _same_state(after, before)  # evaluate restores the caller's state
     got = H.evaluate_rouge(preds, refs, use_stemmer=True, seed=seed)
     assert got.scores == want
-    assert (np.random.get_state()[1] == after[1]).all()
-    assert f"np.random.seed={seed}" in got.signature
-    per = evaluate_rouge_compute(preds, refs, use_stemmer=True, use_aggregator=False)
+    assert _same_state(np.random.get_state(), after)
+    assert f"evaluate-seed={seed}" in got.signature
+    per = load_hub_rouge(seed=seed).compute(predictions=preds, references=refs, use_stemmer=True,
+                                            use_aggregator=False)
     assert H.evaluate_rouge(preds, refs, use_stemmer=True, use_aggregator=False).per_example == [
         {t: per[t][i] for t in per} for i in range(len(preds))]
+    assert _same_state(np.random.get_state(), after)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preds=st.lists(texts(25), min_size=1, max_size=6), data=st.data(), multi=st.booleans(),
+       stem=st.booleans(), state_seed=st.integers(0, 2**32 - 1), draws=st.sampled_from([0, 1, 3, 311, 312, 700]),
+       load_seed=st.one_of(st.none(), st.integers(0, 2**32 - 1)))
+def test_evaluate_rouge_matches_evaluate_load_hypothesis(preds, data, multi, stem, state_seed, draws, load_seed):
+    """Any inputs, any caller state (position 624 right after seeding, 0 after 312 draws, anywhere else),
+    a seed at load or none (evaluate then draws it from the state): the values evaluate returns and
+    numpy's state afterwards are the recipe's."""
+    _evaluate()
+    refs = [data.draw(st.lists(texts(25), min_size=1, max_size=3) if multi else texts(25)) for _ in preds]
+    np.random.seed(state_seed)
+    np.random.random_sample(draws)
+    before = np.random.get_state()
+    module = load_hub_rouge(seed=load_seed, keep_in_memory=True)
+    want = module.compute(predictions=preds, references=refs, use_stemmer=stem)
+    after = np.random.get_state()
+    assert _same_state(after, before)
+    np.random.set_state(before)
+    got = H.evaluate_rouge(preds, refs, use_stemmer=stem, seed=load_seed)
+    assert got.scores == want
+    assert _same_state(np.random.get_state(), after)
+    assert f"evaluate-seed={module.seed})|" in got.signature
+
+
+def test_evaluate_rouge_of_a_module_loaded_earlier():
+    """Draws between ``evaluate.load`` and ``compute`` do not change evaluate's number (the seed was taken
+    at load): pass the module's ``seed``, or take :func:`evaluate_module_seed` when loading."""
+    _evaluate()
+    preds, refs = _corpus("xsum_brio", 40)
+    refs = [r[0] for r in refs]
+    np.random.seed(11)
+    taken = H.evaluate_module_seed()
+    module = load_hub_rouge()
+    assert module.seed == taken == 11
+    np.random.random_sample(17)
+    want = module.compute(predictions=preds, references=refs)
+    assert module.compute(predictions=preds, references=refs) == want  # same module, same number
+    assert H.evaluate_rouge(preds, refs, seed=module.seed).scores == want
+    assert H.evaluate_rouge(preds, refs, seed=taken).scores == want
+    np.random.seed(11)  # the recipe without a seed stands for a module loaded right before the call
+    assert H.evaluate_rouge(preds, refs).scores == want
 
 
 @pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL", "rougeLsum"])
@@ -275,7 +443,7 @@ def test_mlflow_matches_mlflow(rouge_type, monkeypatch):
     defs = pytest.importorskip("mlflow.metrics.metric_definitions")
     import pandas as pd
 
-    monkeypatch.setattr(defs, "_cached_evaluate_load", lambda *a, **k: EvaluateRougeStandIn())
+    monkeypatch.setattr(defs, "_cached_evaluate_load", evaluate_load_for_mlflow)
     preds, refs = _corpus("xsum_simcls", 80)
     refs = [r[0] for r in refs]
     fn = getattr(defs, f"_{rouge_type}_eval_fn")
@@ -326,6 +494,22 @@ def test_recipes_refuse_what_they_cannot_honour():
         H.lighteval_rouge([["a"], ["b"]], [["a"], "b"], "rouge1")
     with pytest.raises(ValueError, match="language: invalid value 'de'"):
         H.longbench_rouge(["a"], [["a"]], language="de")
+    with pytest.raises(ValueError, match="max_backtrack: invalid value 'none'; expected an int >= 0 or one of"):
+        H.longbench_rouge(["a"], [["a"]], max_backtrack="none")
+    with pytest.raises(TypeError, match=r"answers\[0\]: expected a list of str, got str"):
+        H.longbench_rouge(["a"], ["a"])
+    with pytest.raises(ValueError, match=r"seed: expected an int in \[0, 2\*\*32 - 1\] or None, got -1"):
+        H.evaluate_rouge(["a"], ["a"], seed=-1)
+    with pytest.raises(ValueError, match=r"rouge_types\[1\]: invalid value 'rougeW'"):
+        H.evaluate_rouge(["a"], ["a"], rouge_types=["rouge1", "rougeW"])
+    with pytest.raises(TypeError, match=r"targets\[0\]: expected str, got list"):
+        H.mlflow_rouge(["a"], [["a"]], "rouge1")
+    with pytest.raises(ValueError, match=r"rouge_keys\[0\]: invalid value 'rouge'"):
+        H.torchmetrics_rouge(["a"], [["a"]], rouge_keys=("rouge",))
+    with pytest.raises(TypeError, match=r"completions\[0\]: expected a list of str, got str"):
+        H.helm_rouge(["a"], [["a"]], "rouge_1")
+    with pytest.raises(ValueError, match=r"predictions\[0\]: expected at least 1 str, got 0 \(sample 0"):
+        H.lighteval_rouge_t5([[]], [["a"]])
     with pytest.raises(ValueError, match="accumulate: invalid value 'max'"):
         H.torchmetrics_rouge(["a"], [["a"]], accumulate="max")
     with pytest.raises(ValueError, match="same length"):

@@ -80,7 +80,7 @@ def test_merge_keeps_everything_else(tmp_path):
     assert metrics["BERTScore"]["value"] == 0.9  # other metric kept
     assert set(metrics) == {"BERTScore", "rouge1", "rouge2", "rougeLsum"}
     for t, sc in result.scores.items():
-        assert metrics[t]["value"] == sc.fmeasure * 100  # replaced rouge1 (was 1.5), YAML round trip exact
+        assert metrics[t]["value"] == sc.fmeasure * 100  # rouge1 replaced (the card held 1.5), YAML round trip exact
         assert metrics[t]["args"]["signature"] == result.signature
         assert metrics[t]["args"]["stat"] == "fmeasure" and metrics[t]["args"]["scale"] == 100.0
     # huggingface_hub's own model-index parser accepts it: one EvalResult per metric

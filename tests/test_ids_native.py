@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from rouge_metric import Rouge, core, scoring
+from rouge_metric import Rouge, backends, core, scoring
 
 pytestmark = pytest.mark.skipif(not core.native_available(), reason="native extension not built")
 
@@ -38,7 +38,7 @@ def rouge(backend, types=ALL_TYPES, threads=2, **kw):
 def both(preds, refs, types=ALL_TYPES, threads=2, **kw):
     """(native result, python result), per example and corpus, after checking the native batch ran."""
     native = rouge("native", types, threads, **kw)
-    assert native._native_batch is not None
+    assert native.native_pipeline
     py = rouge("python", types, **kw)
     got = native.compute(predictions=preds, references=refs, return_per_example=True)
     want = py.compute(predictions=preds, references=refs, return_per_example=True)
@@ -140,7 +140,7 @@ def test_only_empty_and_ignored_sequences():
 
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_chunk_and_block_boundaries(monkeypatch, threads):
-    monkeypatch.setattr(scoring, "NATIVE_CHUNK", 70)
+    monkeypatch.setattr(backends, "NATIVE_CHUNK", 70)
     rnd = np.random.default_rng(7)
     preds = [rnd.integers(0, 300, size=rnd.integers(0, 40)).tolist() for _ in range(300)]
     refs = [[rnd.integers(0, 300, size=rnd.integers(0, 40)).tolist() for _ in range(1 + i % 3)] for i in range(300)]
@@ -154,7 +154,7 @@ def test_chunk_and_block_boundaries(monkeypatch, threads):
 
 
 def test_errors_name_the_index_in_the_whole_input(monkeypatch):
-    monkeypatch.setattr(scoring, "NATIVE_CHUNK", 50)
+    monkeypatch.setattr(backends, "NATIVE_CHUNK", 50)
     preds = [[2, 3]] * 120 + [[2, "x"]]
     refs = [[2]] * 121
     for backend in ("python", "native"):

@@ -68,10 +68,15 @@ EXTENSIONS = {"rouge_metric._native"}  # compiled leaves (absent from a pure-Pyt
 
 
 def _modules(root: "pathlib.Path") -> Dict[str, Tuple["pathlib.Path", str]]:
-    """Every module of the package and of rouge_metric.callbacks: ``{dotted name: (file, its package)}``."""
+    """Every module of the package, its subpackages and rouge_metric.callbacks: ``{dotted name: (file, its
+    package)}``."""
     out = {}
-    for pkg, folder in PACKAGES.items():
-        for f in sorted((root / folder).glob("*.py")):
+    for top, folder in PACKAGES.items():
+        for f in sorted((root / folder).rglob("*.py")):
+            rel = f.relative_to(root / folder).parent.parts
+            if top == "rouge_metric" and rel[:1] == ("callbacks",):
+                continue  # not there in a checkout; listed for completeness
+            pkg = ".".join((top, *rel))
             out[pkg if f.stem == "__init__" else f"{pkg}.{f.stem}"] = (f, pkg)
     return out
 

@@ -96,7 +96,7 @@ def test_lowercasing_table_matches_python_over_every_code_point():
     # Every non-ASCII code point, each between two ASCII letters, so a code point whose lower()
     # contains [a-z0-9] joins or splits tokens exactly as Python's str.lower() does.
     text = "".join("q" + chr(cp) + "z" for cp in range(0x80, 0x110000))
-    vocab = native.Vocab(0, None, 3)
+    vocab = native.Vocab(native.Tokenizer.default, None, 3)
     got = [i for s in vocab.tokenize(text) for i in s]
     want = _ids_in_first_seen_order(default_tokenize(text))
     assert got == want
@@ -107,7 +107,7 @@ def test_lowercasing_table_matches_python_over_every_code_point():
 @given(text=st.text(alphabet=st.sampled_from(list("aZ09 .\n\r\t\u00a0\u3000\u0130\u212a\u00e9\u65e5-")) | st.characters(),
                     max_size=80))
 def test_tokenizers_match_python(text):
-    for code, func in ((0, default_tokenize), (1, whitespace_tokenize)):
+    for code, func in ((native.Tokenizer.default, default_tokenize), (native.Tokenizer.whitespace, whitespace_tokenize)):
         got = [i for s in native.Vocab(code, None, 3).tokenize(text) for i in s]
         want = [i for line in text.split("\n") if line for i in func(line)]
         assert got == _ids_in_first_seen_order(want)
@@ -139,8 +139,90 @@ _FAST_WORDS = st.sampled_from(["x" * 15, "Y" * 16, "q" * 17, "abcdefghijklmnopqr
 def test_fast_tokenizer_matches_python_per_sentence(parts, extra, where):
     text = "".join(parts)
     text = text[:where] + extra + text[where:]
-    for code, func in ((0, default_tokenize), (1, whitespace_tokenize)):
+    for code, func in ((native.Tokenizer.default, default_tokenize), (native.Tokenizer.whitespace, whitespace_tokenize)):
         assert native.Vocab(code, None, 3).tokenize(text) == _python_sentences(text, func)
+
+
+@needs_native
+def test_whitespace_set_matches_python_over_every_code_point():
+    # Every code point between two letters: the whitespace tokenizer splits exactly where str.split() does.
+    text = "".join("q" + chr(cp) + "z" for cp in range(0x110000))
+    got = native.Vocab(native.Tokenizer.whitespace, None, 3).tokenize(text)
+    assert got == _python_sentences(text, whitespace_tokenize)
+
+
+# ------------------------------------------------------------------------ the extension's API
+@needs_native
+def test_enums_are_named_as_the_settings():
+    from rouge_metric.config import MULTI_REF_MODES, RougeConfig
+
+    assert list(native.Kind.__members__) == ["ngram", "lcs", "lcsum", "wlcs", "skip"]
+    assert list(native.Mode.__members__) == list(MULTI_REF_MODES) == ["max", "mean", "pool", "best_recall"]
+    assert list(native.FMeasure.__members__) == ["f1", "alpha", "beta"]
+    assert list(native.Tokenizer.__members__) == list(core.NATIVE_TOKENIZERS) == ["default", "whitespace"]
+    cfg = RougeConfig(rouge_types=["rouge1", "rougeL", "rougeLsum", "rougeW", "rougeSU4"])
+    specs, mode, fmeasure, fparam = core._scorer_args(cfg)
+    assert [s[1] for s in specs] == [native.Kind.ngram, native.Kind.lcs, native.Kind.lcsum, native.Kind.wlcs,
+                                     native.Kind.skip]
+    assert (mode, fmeasure, fparam) == (native.Mode.max, native.FMeasure.f1, 0.0)
+    assert core._scorer_args(RougeConfig(rouge_types=["rouge1"], alpha=0.5))[2:] == (native.FMeasure.alpha, 0.5)
+    assert core._scorer_args(RougeConfig(rouge_types=["rouge1"], beta=2.0))[2:] == (native.FMeasure.beta, 4.0)
+    assert core._scorer_args(RougeConfig(rouge_types=["rouge1"], multi_ref="pool"))[1] == native.Mode.pool
+
+
+@needs_native
+def test_integer_codes_are_refused():
+    from rouge_metric.result import Score
+
+    vocab = native.Vocab(native.Tokenizer.default, None, 3)
+    spec = ("rouge1", native.Kind.ngram, 1, -1, False, 1.2)
+    with pytest.raises(TypeError):
+        native.Vocab(0, None, 3)
+    with pytest.raises(TypeError):
+        native.Scorer(vocab, [spec], 0, native.FMeasure.f1, 0.0, Score)
+    with pytest.raises(TypeError):
+        native.Scorer(vocab, [spec], native.Mode.max, 0, 0.0, Score)
+    with pytest.raises(TypeError, match=r"specs\[1\]\[1\]: expected a rouge_metric._native.Kind, got int"):
+        native.Scorer(vocab, [spec, ("rouge2", 0, 2, -1, False, 1.2)], native.Mode.max, native.FMeasure.f1, 0.0,
+                      Score)
+    with pytest.raises(TypeError, match=r"specs\[0\]: expected a tuple"):
+        native.Scorer(vocab, [["rouge1"]], native.Mode.max, native.FMeasure.f1, 0.0, Score)
+    scorer = native.Scorer(vocab, [spec], native.Mode.mean, native.FMeasure.f1, 0.0, Score)
+    with pytest.raises(TypeError, match="mode: expected a rouge_metric._native.Mode, got int"):
+        scorer.score("a b", ["a", "b"], 0)
+    assert scorer.score("a b", ["a", "b"], native.Mode.max) == {"rouge1": Score(0.5, 1.0, 2 / 3)}
+    assert scorer.score("a b", ["a", "b"]) == scorer.score("a b", ["a", "b"], native.Mode.mean)
+
+
+@needs_native
+def test_batch_result_has_named_read_only_fields():
+    from array import array
+
+    from rouge_metric.result import Score
+
+    rouge = Rouge(["rouge1", "rougeL"])
+    specs, mode, fmeasure, fparam = core._scorer_args(rouge.config)
+    scorer = native.Scorer(core.native_vocab("default", False), specs, mode, fmeasure, fparam, Score)
+    preds, refs = ["a b c", "b c", "x"], ["a b", ["c", "b c d"], "y"]
+    want = [rouge.score(prediction=p, references=r) for p, r in zip(preds, refs)]
+    full = scorer.batch(preds, refs, 2, True, True)
+    assert isinstance(full, native.Batch) and full.n == 3 and full.scores == want
+    values = array("d", full.values)
+    assert list(values) == [x for d in want for sc in d.values() for x in sc]
+    assert list(array("d", full.lengths)) == [3, 2, 2, 2, 1, 1]
+    assert len(full.partials) == 3 * 2 + 2 and all(isinstance(c, list) for c in full.partials)
+    assert [sum(c) for c in full.partials[-2:]] == [6, 5]
+    bare = scorer.batch(preds, refs)
+    assert (bare.n, bare.values, bare.scores, bare.lengths, bare.partials) == (3, b"", None, full.lengths,
+                                                                                 full.partials)
+    with pytest.raises(AttributeError):
+        bare.n = 4
+    assert scorer.batch(preds, refs[:2]) is None and scorer.batch(tuple(preds), refs) is None
+    assert scorer.batch(["a", 3], ["a", "b"]) is None
+    ids = native.Scorer(native.Vocab(native.Tokenizer.default, None), specs, mode, fmeasure, fparam, Score)
+    out = ids.batch_ids([[1, 2, 3]], [[[1, 2], [3]]], 1, True, True)
+    assert isinstance(out, native.Batch) and out.n == 1 and len(out.values) == 2 * 3 * 8
+    assert ids.batch_ids([[1, "x"]], [[1]]) is None
 
 
 # ---------------------------------------------------------------------------- backend selection
@@ -170,7 +252,7 @@ def test_forcing_native_when_missing_fails_loudly(monkeypatch):
     # auto falls back to the pure-Python backend and still scores
     monkeypatch.setenv(core.ENV_VAR, "auto")
     rouge = Rouge(["rouge1", "rougeLsum"])
-    assert rouge.backend == "python" and rouge._fast is None
+    assert rouge.backend == "python" and not rouge.native_pipeline
     assert rouge.score(prediction="a b", references="a b")["rouge1"].fmeasure == 1.0
     assert core.native_scorer(rouge.config) is None
 
@@ -193,15 +275,16 @@ def test_stem_cache_calls_the_python_stemmer_once_per_token():
 
     from rouge_metric.result import Score
 
-    vocab = native.Vocab(0, stem, 3)
-    scorer = native.Scorer(vocab, [("rouge1", 0, 1, -1, False, 1.2)], 0, 0, 0.0, Score)
+    vocab = native.Vocab(native.Tokenizer.default, stem, 3)
+    scorer = native.Scorer(vocab, [("rouge1", native.Kind.ngram, 1, -1, False, 1.2)], native.Mode.max,
+                           native.FMeasure.f1, 0.0, Score)
     out = scorer.batch(["Running dropme runner cat"] * 50, ["running runs CAT"] * 50, 2)
     assert sorted(calls) == ["dropme", "runner", "running", "runs"]
     # "running" and "runner" share the stem "runn"; "dropme" is dropped; "cat" (<= 3 chars) is not stemmed.
     # Ids are labels (their order depends on the thread count), so only their equalities are checked.
     ids = vocab.tokenize("running runner dropme cat")
     assert len(ids) == 1 and len(ids[0]) == 3 and ids[0][0] == ids[0][1] != ids[0][2]
-    assert out[0] == 50
+    assert out.n == 50
     assert vocab.tokenize("RUNNING Runner cat") == ids
     assert sorted(calls) == ["dropme", "runner", "running", "runs"]  # cached: no second call
 

@@ -10,7 +10,8 @@ import pytest
 
 from rouge_metric import Rouge, Rouge155
 from rouge_metric.perl_porter import stem
-from rouge_metric.rouge155 import _rand_index_steps, perl_bootstrap, perl_label, perl_tokens, perl_units
+from rouge_metric.aggregate import perl_rand_indices
+from rouge_metric.rouge155 import perl_bootstrap, perl_label, perl_tokens, perl_units
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeLsum", "rougeW", "rougeS4", "rougeSU4", "rougeS", "rougeSU"]
 PERL = shutil.which("perl")
@@ -192,7 +193,7 @@ def test_drand48_sequence_is_perls():
     for seed, n in [(0, 7), (1, 300), (999, 50)]:
         out = subprocess.run([PERL, "-e", f"srand({seed}); print join(',', map {{ int(rand({n})) }} 1..{n})"],
                              capture_output=True, text=True, check=True).stdout
-        assert [int(step[seed]) for step in _rand_index_steps(seed + 1, n)] == [int(x) for x in out.split(",")]
+        assert [int(step[seed]) for step in perl_rand_indices(seed + 1, n)] == [int(x) for x in out.split(",")]
 
 
 _PERL_AVERAGES = r"""

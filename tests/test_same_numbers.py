@@ -2,7 +2,7 @@
 the interpreter version, the CPU or the C library are done in one defined way on both backends.
 
 - Multi-reference pooling adds statistics left to right (the built-in ``sum`` compensates its float
-  additions since CPython 3.12).
+  additions on CPython 3.12 and later).
 - ROUGE-W's powers use :func:`rouge_metric.core_py.wpow` (+ - * / only), not the C library's ``pow``,
   whose last bit depends on the CPU (glibc picks an FMA or a non-FMA implementation at run time).
 - Rouge types with huge orders or skip distances, and lone surrogates in stemmed tokens, give the
@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from rouge_metric import Rouge, core, core_py
 from rouge_metric.config import parse_rouge_type
-from rouge_metric.scoring import _TypeScorer, make_fmeasure
+from rouge_metric.measures import TypeScorer, make_fmeasure
 from strategies import WORDS
 
 needs_native = pytest.mark.skipif(not core.native_available(), reason="native extension not built")
@@ -37,7 +37,7 @@ HYP = settings(max_examples=200, deadline=None, suppress_health_check=[HealthChe
 # ----------------------------------------------------------------------------------- pooled sums
 def test_pool_adds_left_to_right():
     spec = parse_rouge_type("rougeW", 1.2)
-    ts = _TypeScorer(spec, make_fmeasure())
+    ts = TypeScorer(spec, make_fmeasure())
     stats = [(0.1, 0.7, 1.0, 0.0), (0.2, 0.1, 2.0, 0.0), (0.3, 0.2, 3.0, 0.0)]
     cols = [[s[i] for s in stats] for i in range(3)]
     left = [functools.reduce(operator.add, c) for c in cols]
@@ -47,12 +47,12 @@ def test_pool_adds_left_to_right():
 
 
 def test_pool_does_not_depend_on_the_interpreters_sum(monkeypatch):
-    """The pooled statistics do not come from the built-in ``sum`` (compensated since CPython 3.12):
+    """The pooled statistics do not come from the built-in ``sum`` (compensated on CPython 3.12+):
     with ``sum`` replaced by a compensated one on any interpreter, the pooled score is unchanged."""
     import builtins
 
     spec = parse_rouge_type("rougeW", 1.2)
-    ts = _TypeScorer(spec, make_fmeasure())
+    ts = TypeScorer(spec, make_fmeasure())
     stats = [(0.1, 0.7, 1.0, 0.0), (0.2, 0.1, 2.0, 0.0), (0.3, 0.2, 3.0, 0.0)]
     want = ts.combine(stats, "pool")
     real_sum = builtins.sum
@@ -149,11 +149,10 @@ def test_no_libm_pow_in_the_rougeW_path():
     C library's pow) outside its docstrings."""
     import inspect
 
-    import rouge_metric.rouge155 as r155
-    import rouge_metric.scoring as sc
+    from rouge_metric import perl_text
 
-    for fn in (core_py.wlcs_overlap, core_py.wlcs_hits, core_py._wlcs_mark, sc._TypeScorer.score,
-               r155._perl_lcs_stats):
+    for fn in (core_py.wlcs_overlap, core_py.wlcs_hits, core_py.wlcs_mark, TypeScorer.score,
+               perl_text.perl_lcs_stats):
         body = inspect.getsource(fn).split('"""')[-1]
         assert "**" not in body, fn.__name__
 
@@ -186,7 +185,7 @@ def test_ngram_order_beyond_the_text_costs_nothing():
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 1 << 20, peak  # the earlier helper built n slices: 1.35 GB for n = 10**7
+    assert peak < 1 << 20, peak  # no n slices of the text: those would take 1.35 GB for n = 10**7
 
 
 # -------------------------------------------------------------------------------- surrogates

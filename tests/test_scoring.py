@@ -187,7 +187,7 @@ def test_format_table_and_json():
         "rouge1_precision": 50.0, "rouge1_recall": 50.0, "rouge1": 50.0}
 
 
-# ------------------------------------------------------------------- newcomer edges (issue 16)
+# ------------------------------------------------------------------- newcomer edges
 BACKENDS = ["python"] + (["native"] if core.native_available() else [])
 
 

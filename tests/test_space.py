@@ -2,6 +2,9 @@
 gives the installed package's numbers; its app builds (fake gradio in isolation, real gradio in-process)
 and returns the right values.
 
+One file: the tests share one exported folder (a module fixture), the isolated-interpreter scripts and
+the fake gradio, and check that folder from every side (contents, card, numbers, app, native core).
+
 Isolation: the folder is checked in a subprocess started with ``python -I -S`` (no site processing,
 so the editable-install finder of this package and every other ``.pth`` hook never run; cwd and script
 dir not on sys.path) that appends only the interpreter's site-packages directory to ``sys.path``
@@ -101,6 +104,8 @@ ISOLATED = textwrap.dedent("""
     report["app"] = [app.score_and_explain(*ex) for ex in ui.kwargs["examples"]]
     report["shown"] = [app.app_fn(*ex)[1:] for ex in ui.kwargs["examples"]]
     report["labels"] = [c.kwargs.get("label") for c in ui.kwargs["inputs"] + ui.kwargs["outputs"]]
+    report["choices"] = {c.kwargs["label"]: [c.kwargs["choices"], c.kwargs["value"]] for c in ui.kwargs["inputs"]
+                         if "choices" in c.kwargs}
     try:
         app.app_fn("the cat", "  ", ["rouge1"], "default", False, "max")
         report["error"] = None
@@ -133,22 +138,68 @@ def exported(tmp_path_factory):
 
 def test_folder_contents(exported):
     out, files = exported
-    for name in ("README.md", "rouge_metric.py", "app.py", "requirements.txt", "explain.py", "scoring.py",
-                 "core_py.py", "config.py", "text.py", "result.py", "aggregate.py"):
+    package = [p.relative_to(REPO / "rouge_metric").as_posix() for p in (REPO / "rouge_metric" / "explain").glob("*.py")]
+    assert "explain/__init__.py" in package and "explain/render_html.py" in package
+    for name in ["README.md", "rouge_metric.py", "app.py", "requirements.txt", "scoring.py", "core_py.py",
+                 "config.py", "text.py", "result.py", "aggregate.py"] + package:
         assert name in files and (out / name).is_file(), name
     assert "batch.py" not in files and "cli.py" not in files and "space.py" not in files
+    assert not (out / "explain.py").exists()  # the explain package is copied as its folder
     assert (out / "README.md").read_text(encoding="utf-8") == (REPO / "hub_card.md").read_text(encoding="utf-8")
     for name in files:
         if name.endswith(".py") and name != "app.py":
             assert (out / name).read_bytes() == (REPO / "rouge_metric" / name).read_bytes()
     # every relative import of every copied module resolves inside the folder
     for name in files:
-        if name.endswith(".py"):
-            for dep in space.relative_imports(out / name):
-                assert (out / f"{dep}.py").is_file() or dep == "_native", f"{name} imports .{dep}"
+        if name.endswith(".py") and name != "app.py":
+            for dep in space.relative_imports(out / name, out):
+                assert space.module_file(dep, out) is not None or dep == "_native", f"{name} imports .{dep}"
     reqs = (out / "requirements.txt").read_text().split()
     assert any(r.startswith("evaluate") for r in reqs) and any(r.startswith("datasets") for r in reqs)
     assert not any(r.startswith(("gradio", "rouge-metric", "rouge_metric")) for r in reqs)
+
+
+def test_relative_imports_resolve_subpackages(tmp_path):
+    """Imports are resolved to package modules: a parent package's module (``..x``), a submodule imported
+    by name (``from . import m``), the package itself for a plain name, lazy imports; a subpackage's
+    modules bring its ``__init__.py``."""
+    files = {
+        "a.py": "from .sub import helper\n",
+        "b.py": "def f():\n    from . import c\n",
+        "c.py": "import os\n",
+        "sub/__init__.py": "from .m import g\nfrom .. import b\n",
+        "sub/m.py": "from ..c import x\nfrom . import name_in_init\n",
+        "unused.py": "",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert space.relative_imports(tmp_path / "a.py", tmp_path) == {"sub"}
+    assert space.relative_imports(tmp_path / "b.py", tmp_path) == {"c"}
+    assert space.relative_imports(tmp_path / "sub" / "__init__.py", tmp_path) == {"sub.m", "b"}
+    assert space.relative_imports(tmp_path / "sub" / "m.py", tmp_path) == {"c", "sub"}
+    assert space.needed_modules(["a"], tmp_path) == ["a.py", "b.py", "c.py", "sub/__init__.py", "sub/m.py"]
+    assert space.needed_modules(["sub.m"], tmp_path) == ["b.py", "c.py", "sub/__init__.py", "sub/m.py"]
+    assert space.module_file("sub", tmp_path) == tmp_path / "sub" / "__init__.py"
+    assert space.module_file("_native", tmp_path) is None
+
+
+def test_app_choices_are_the_settings():
+    """The app's choice lists and defaults are read from the settings of the copied package, never retyped:
+    the template names the settings, holds no list of tokenizers, modes or types of its own, and every
+    example uses the offered choices."""
+    from rouge_metric import config, text
+
+    tpl = space.APP_TEMPLATE
+    assert "SETTINGS.ROUGE_TYPE_CHOICES" in tpl and "SETTINGS.TOKENIZERS" in tpl and "SETTINGS.MULTI_REF_MODES" in tpl
+    assert "DEFAULTS.rouge_types" in tpl and "DEFAULTS.multi_ref" in tpl
+    for choices in (config.ROUGE_TYPE_CHOICES, text.TOKENIZERS, config.MULTI_REF_MODES):
+        retyped = ", ".join(f'"{c}"' for c in choices[:3])
+        assert retyped not in tpl, retyped
+    assert config.TOKENIZERS is text.TOKENIZERS and "default" in text.TOKENIZERS
+    for name in config.ROUGE_TYPE_CHOICES:  # every choice is a valid type
+        config.parse_rouge_type(name)
+    assert set(config.DEFAULT_ROUGE_TYPES) <= set(config.ROUGE_TYPE_CHOICES)
 
 
 def test_card_header_is_a_space_config():
@@ -167,7 +218,7 @@ def test_card_header_is_a_space_config():
         assert topic in text
 
 
-@pytest.mark.integration
+@pytest.mark.integration  # a fresh interpreter loads evaluate, the folder and the app: tens of seconds
 def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
     out, _ = exported
     preds = _lines("predictions.txt")
@@ -205,6 +256,12 @@ def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
                                     "multi_ref", "tokens"]
     assert report["labels"][7] == "Explanation" and report["labels"][8].startswith("Scores x100, 2 decimals")
     assert not ui["article_has_yaml"]
+    # the choices and defaults are the settings'
+    from rouge_metric import config
+
+    assert report["choices"] == {"rouge_types": [list(config.ROUGE_TYPE_CHOICES), list(config.DEFAULT_ROUGE_TYPES)],
+                                 "tokenizer": [list(config.TOKENIZERS), "default"],
+                                 "multi_ref": [list(config.MULTI_REF_MODES), config.RougeConfig().multi_ref]}
     # the <namespace> placeholder is escaped: a browser shows it instead of reading it as a tag
     assert "&lt;namespace&gt;/rouge_metric" in ui["description"] and "<namespace>" not in ui["description"]
     assert {ex[3] for ex in ui["examples"]} >= {"default", "unicode"}
@@ -267,6 +324,7 @@ def test_export_space_cli_errors(tmp_path, capsys):
         space.export_space(str(tmp_path / "x" / "rouge_metric"), card=str(tmp_path / "nope.md"))
 
 
+@pytest.mark.integration  # imports gradio and builds the app: seconds
 def test_app_builds_with_the_real_gradio(exported, monkeypatch):
     """The exported app.py builds a real gradio Interface (the card's sdk_version; no server is
     started) and its function returns the installed package's scores."""
@@ -299,9 +357,14 @@ def test_app_builds_with_the_real_gradio(exported, monkeypatch):
         assert all(f'data-type="{t}"' in page for t in types_) and scores["cross_checked"] is True
     with pytest.raises(gr.Error, match="rouge_types: choose at least one rouge type"):
         app.app_fn("a", "a", [], "default", False, "max")
+    # the page shows user text as text
+    page, _, _ = app.app_fn('<script>alert(1)</script> "><img src=x onerror=alert(1)>', "</script> javascript:alert(1)",
+                            ["rouge1", "rougeL"], "whitespace", False, "max")
+    assert "<script" not in page.lower() and "</script" not in page.lower() and "<img" not in page.lower()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "javascript:alert(1)" in page
 
 
-# ------------------------------------------------ the Hub metric at native speed where possible (issue 22)
+# ------------------------------------------------------------ the Hub metric at native speed where possible
 NATIVE_CHECK = textwrap.dedent("""
     import json, os, sys
     SITE, DIR, INSTALLED, PREDS, REFS = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), \\
@@ -342,7 +405,7 @@ def _installed_copy(root, edit=None):
     return root
 
 
-@pytest.mark.integration
+@pytest.mark.integration  # five fresh interpreters loading evaluate
 @pytest.mark.skipif(not __import__("rouge_metric").core.native_available(), reason="the native core is not built")
 def test_exported_metric_uses_the_installed_native_core_only_when_it_is_the_same_code(exported, tmp_path):
     """evaluate.load of the exported folder in a fresh interpreter (no site processing, the package only
@@ -392,7 +455,7 @@ def test_exported_metric_uses_the_installed_native_core_only_when_it_is_the_same
     assert "native backend was requested" in forced["raised"] and "scoring.py differ" in forced["raised"]
 
 
-@pytest.mark.integration
+@pytest.mark.integration  # a fresh interpreter loads evaluate and the app: seconds
 def test_app_without_gradio_says_how_to_preview(exported, tmp_path):
     """`python app.py` where gradio is missing: one line naming the card's gradio version to install."""
     out, _ = exported

@@ -31,6 +31,8 @@ import pytest
 from rouge_metric import space
 from rouge_metric.explain import explain
 
+pytestmark = pytest.mark.integration  # a browser and a gradio server
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 CHROMEDRIVER = shutil.which("chromedriver")
 if not (CHROMIUM and CHROMEDRIVER):
@@ -186,7 +188,7 @@ def test_bad_input_shows_the_message(server, browser, artifacts):
 
 
 def test_layout_fits_the_page(server, browser, artifacts):
-    """Issue 24 item 8: the Examples table is not wider than the page and every header is readable in
+    """The Examples table is not wider than the page and every header is readable in
     full; the HTML output has a visible label; the scores panel is on the table's x100 scale and says
     so; the signature is shown in full (it wraps)."""
     pred, ref = "The cat sat on the mat.\nThe end.", "The cat lay on the mat."

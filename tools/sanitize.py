@@ -8,9 +8,11 @@
 
 It builds ``rouge_metric._native`` with ``ROUGE_METRIC_SANITIZE=<kind>`` (see setup.py: the sanitizer
 flags plus the core's own checks, ``ROUGE_METRIC_CHECKED``) into ``build/sanitize-<kind>/``, next to a
-copy of the Python package, so the installed build is left alone. Then it runs pytest on the native
-tests with that copy first on the path, the sanitizer runtime preloaded into the interpreter and
-``halt_on_error``: any report fails the run. ``tests/test_native_stress.py`` runs at its full scale
+copy of the Python package, so the installed build is left alone. First the plain C++ check of the core
+(``tests/cpp/kernels_check.cpp``: the kernels against textbook DP, a text batch on 1 and 3 threads; no
+Python) is built with the same sanitizer and run. Then it runs pytest on the native tests with the
+copy first on the path, the sanitizer runtime preloaded into the interpreter and ``halt_on_error``:
+any report fails the run. ``tests/test_native_stress.py`` runs at its full scale
 (``ROUGE_METRIC_STRESS=full``): cold and warm vocabularies, 1/2/3/8 threads, chunk and work-block
 boundaries, one scorer shared by 8 Python threads, Unicode and very long texts, every type and
 option, the bounded-memory kernel paths, Ctrl-C, and the evaluate, datasets.map and Trainer entry
@@ -33,6 +35,12 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+#: The sanitizer flags of setup.py's ``SANITIZERS`` (compile, link), for the C++ check.
+CPP_FLAGS = {
+    "address": ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g", "-O1",
+                "-D_GLIBCXX_ASSERTIONS", "-DROUGE_METRIC_CHECKED=1"],
+    "thread": ["-fsanitize=thread", "-g", "-O1", "-DROUGE_METRIC_CHECKED=1"],
+}
 KINDS = {
     "address": {
         "runtime": "libasan.so",
@@ -73,13 +81,30 @@ def build(kind: str) -> Path:
     t0 = time.monotonic()
     subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(lib), "--build-temp",
                     str(root / "tmp")], cwd=REPO, check=True, env=dict(os.environ, ROUGE_METRIC_SANITIZE=kind))
-    for path in (REPO / "rouge_metric").iterdir():
-        if path.suffix in (".py", ".typed", ".md"):
-            shutil.copy2(path, pkg / path.name)
+    # The whole package (its subpackages too), but not the sources and builds of the extension.
+    shutil.copytree(REPO / "rouge_metric", pkg, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "_native_src", "_native*.so", "_native*.pyd"))
     shutil.copytree(REPO / "callbacks", pkg / "callbacks", dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__"))
     print(f"sanitize: built {kind} in {time.monotonic() - t0:.0f} s -> {lib}", flush=True)
     return lib
+
+
+def cpp_check(kind: str, root: Path, env: dict, quick: bool) -> int:
+    """Build tests/cpp/kernels_check.cpp with the sanitizer and run it (fewer rounds with --quick);
+    its exit status (reports are written where env's *SAN_OPTIONS say)."""
+    gen = root / "cpp"
+    gen.mkdir(parents=True, exist_ok=True)
+    src = REPO / "rouge_metric" / "_native_src"
+    subprocess.run([sys.executable, str(src / "gen_lower_table.py"), str(gen / "lower_table.h")], check=True)
+    exe = gen / "kernels_check"
+    t0 = time.monotonic()
+    subprocess.run([compiler(), "-std=c++17", "-ffp-contract=off", "-fno-fast-math", "-pthread", *CPP_FLAGS[kind],
+                    f"-I{src}", f"-I{gen}", str(REPO / "tests" / "cpp" / "kernels_check.cpp"), "-o", str(exe)],
+                   check=True)
+    rc = subprocess.run([str(exe), "20240527", "60" if quick else "300"], env=env).returncode
+    print(f"sanitize: {kind}: C++ kernels_check exit status {rc} after {time.monotonic() - t0:.0f} s", flush=True)
+    return rc
 
 
 def main(argv=None) -> int:
@@ -101,6 +126,7 @@ def main(argv=None) -> int:
     env = dict(os.environ)
     for var, value in spec["env"].items():
         env[var] = value + (f":log_path={reports / 'report'}" if var.endswith("SAN_OPTIONS") else "")
+    cpp_rc = cpp_check(args.kind, lib.parent, env, args.quick)
     # The runtime first; libstdc++ right after it, so that the runtime's interceptors of C++
     # exceptions find it (the interpreter itself does not link it).
     preload = f"{runtime_path(spec['runtime'])} {runtime_path('libstdc++.so')}"
@@ -120,9 +146,9 @@ def main(argv=None) -> int:
     for report in found:
         print(f"\n==== {report}", flush=True)
         print(report.read_text(errors="replace")[:20000], flush=True)
-    print(f"sanitize: {args.kind}: pytest exit status {rc} after {time.monotonic() - t0:.0f} s; "
-          f"{len(found)} sanitizer report(s)", flush=True)
-    return rc or (1 if found else 0)
+    print(f"sanitize: {args.kind}: C++ check exit status {cpp_rc}; pytest exit status {rc} after "
+          f"{time.monotonic() - t0:.0f} s; {len(found)} sanitizer report(s)", flush=True)
+    return rc or cpp_rc or (1 if found else 0)
 
 
 if __name__ == "__main__":

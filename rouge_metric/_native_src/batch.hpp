@@ -1,21 +1,22 @@
-// Scoring examples: one with the GIL held (Scorer::score_pair), or a batch on N threads without it
-// (Scorer::batch). Python objects are made in bindings.cpp; this file sees texts and numbers.
+// Scoring examples: one with the host's lock held (Scorer::score_pair), or a batch on N threads without
+// it (Scorer::batch). The host's lock is the GIL in the module (host.hpp); Python objects are read and
+// made in the binding layer (py_text.hpp, py_scorer.hpp); this file sees texts and numbers.
 //
-// Ownership during a batch (the multi-threaded heap corruption of 938593f broke the sizing rule):
+// Ownership during a batch (docs/native.md, "Who owns what in a batch"):
 // - Shared and read-only while worker threads run: the Vocab (see vocab.hpp), this Scorer's specs and
-//   type scorers, the input texts (str objects kept alive by the caller), ref_off.
+//   type scorers, the input texts (kept alive by the caller: py_text.hpp's Pins), ref_off.
 // - Shared and written: `next` (the atomic work counter), the Interrupt and the FirstError (its own
 //   mutex); values[i] and lens[i] are written only by the thread that took example i's block.
 // - One thread's own for the whole call (a ThreadState leased from the scorer's pool): its Workspace,
 //   TokBuf, Docs, Misses (with the provisional ids it gave: they never leave the thread; it sizes its
 //   own workspace for them before it scores), deferred examples, column sums and Poll.
-// - Between the parallel phases only the calling thread runs, holding vocab.mu (and the GIL, released
-//   while it interns when no token needs the Python stemmer). It first adds the misses of every thread
-//   (stemmed by their threads in phase 1, see vocab.hpp) into the Vocab and only then sizes every
-//   thread's workspace to the grown vocabulary (prepare_phase), so no thread meets an id past its
-//   arrays. (938593f sized each thread's workspace right after resolving that thread's misses: a
-//   thread resolved early kept arrays too small for the ids that later threads added, and phase 3
-//   wrote past them.)
+// - Between the parallel phases only the calling thread runs, holding vocab.mu (and the host's lock,
+//   let go of while it interns when no token needs the external stemmer). It first adds the misses of
+//   every thread (stemmed by their threads in phase 1, see vocab.hpp) into the Vocab and only then
+//   sizes every thread's workspace to the grown vocabulary (prepare_phase), so no thread meets an id
+//   past its arrays. (Sizing a thread's workspace right after resolving that thread's misses would
+//   leave a thread resolved early with arrays too small for the ids that later threads add, and
+//   phase 3 would write past them.)
 // - A deferred example's docs (only examples with a word for the Python stemmer) are saved by the
 //   thread that tokenized it (its `store`, its unknown tokens as indices into its `misses`); in phase 3
 //   any thread may finish and score it with the final ids, reading that thread's store and misses,
@@ -23,6 +24,8 @@
 //   caller in phase 2) and are cleared after phase 3.
 // - A call that ends early (Ctrl-C, an error) discards its thread states instead of pooling them: a
 //   kernel stopped by an exception may not have restored the zeroed arrays of its workspace.
+// One file over 400 lines: the Scorer is one struct (its thread states, the phases and what they
+// share), and splitting it would spread the ownership rules above over several files.
 // The id batch (ids.hpp, score_id_batch) runs on the same Scorer::Run (leased states, block loop,
 // first error, exact column sums) and score_example, but never touches the Vocab: its ids are interned
 // by the calling thread before any worker starts.
@@ -34,6 +37,7 @@
 #include <thread>
 
 #include "common.hpp"
+#include "host.hpp"
 #include "interrupt.hpp"
 #include "scoring.hpp"
 #include "text.hpp"
@@ -52,24 +56,25 @@ struct Scorer {
     std::shared_ptr<Vocab> vocab;
     std::vector<Spec> specs;
     std::vector<TypeScorer> ts;
-    int mode;
+    Mode mode;
     bool need_select;
 
-    Scorer(std::shared_ptr<Vocab> v, std::vector<Spec> sp, int mode_, Fm f)
-        : vocab(std::move(v)), specs(std::move(sp)), mode(mode_), need_select(mode_ == BEST_RECALL) {
-        for (const Spec& s : specs) ts.push_back(TypeScorer{s.kind == WLCS, s.kind == WLCS ? 1.0 / s.weight : 0.0, f});
+    Scorer(std::shared_ptr<Vocab> v, std::vector<Spec> sp, Mode mode_, Fm f)
+        : vocab(std::move(v)), specs(std::move(sp)), mode(mode_), need_select(mode_ == Mode::BEST_RECALL) {
+        for (const Spec& s : specs)
+            ts.push_back(TypeScorer{s.kind == Kind::WLCS, s.kind == Kind::WLCS ? 1.0 / s.weight : 0.0, f});
     }
 
     size_t ntypes() const { return specs.size(); }
 
     // One example: stats of every (reference, type), then combine. out[k] per type.
-    void score_docs(Workspace& ws, const Doc& pred, const Doc* refs, size_t nref, int md, Triple* out,
+    void score_docs(Workspace& ws, const Doc& pred, const Doc* refs, size_t nref, Mode md, Triple* out,
                     std::vector<Stats>& st) const {
         size_t T = specs.size();
         st.resize(nref * T);
         for (size_t j = 0; j < nref; ++j)
             for (size_t k = 0; k < T; ++k)
-                st[j * T + k] = pair_stat(ws, specs[k], pred, refs[j], need_select || md == BEST_RECALL);
+                st[j * T + k] = pair_stat(ws, specs[k], pred, refs[j], need_select || md == Mode::BEST_RECALL);
         for (size_t k = 0; k < T; ++k) out[k] = ts[k].combine(st.data() + k, nref, T, md);
     }
 
@@ -109,12 +114,13 @@ struct Scorer {
     }
 
     // ------------------------------------------------------------------------------ one example
-    // Scores of one example into out[0, ntypes()) (GIL held): the prediction and its k references.
+    // Scores of one example into out[0, ntypes()) (the host's lock held): the prediction and its k
+    // references, in multi-reference mode md.
     // Known tokens are looked up with prefetching; an example with unknown ones is redone resolving.
     // The scratch is a thread state leased from the pool (not thread_local: Python's threads are
     // detached, and per-thread storage freed at their exit is reused by the next thread without an
     // order a race detector could see).
-    void score_pair(const Text& pred, const Text* refs, size_t k, int md, Triple* out) {
+    void score_pair(const Text& pred, const Text* refs, size_t k, Mode md, Triple* out) {
         std::unique_ptr<ThreadState> state = take();
         ThreadState& ps = *state;
         Interrupt intr;
@@ -169,7 +175,7 @@ struct Scorer {
     };
 
     // Every thread's workspace covers every id of the vocabulary as it is now. Called by the calling
-    // thread (GIL and vocab.mu held) after the vocabulary's last change and before threads score.
+    // thread (the host's lock and vocab.mu held) after the vocabulary's last change and before threads score.
     void prepare_phase(Lease& lease) {
         for (ThreadState* th : lease.th) th->ws.ensure((size_t)vocab->nid + 1);
     }
@@ -209,11 +215,11 @@ struct Scorer {
         }
 
         // fn(thread state, item) over items [0, total) in blocks taken from a shared counter, on nth
-        // threads without the GIL (the caller holds it on entry; the caller is thread 0). A thread's
+        // threads without the host's lock (the caller holds it on entry; the caller is thread 0). A thread's
         // exception stops every thread and is rethrown by finish().
         template <class F>
         void blocks(size_t total, F&& fn) {
-            py::gil_scoped_release nogil;
+            Unlocked nogil;
             std::atomic<size_t> next{0};
             // Blocks of up to 16 examples; smaller for short inputs, so that the threads finish
             // together (at least 64 blocks per thread).
@@ -248,7 +254,7 @@ struct Scorer {
 
         size_t nth() const { return lease.th.size(); }
 
-        // After the last phase (GIL held): rethrow a thread's exception or the first input error, else
+        // After the last phase (the host's lock held): rethrow a thread's exception or the first input error, else
         // the exact column sums into res.cols and the thread states back to the pool.
         void finish(size_t first_index, BatchOut& res) {
             intr.rethrow_if_stopped();  // the states are dropped (a kernel may have stopped midway)
@@ -299,13 +305,14 @@ struct Scorer {
     }
 
     // ------------------------------------------------------------------------ the text batch
-    // Score a batch on nthreads threads (GIL held on entry and exit; released while threads run).
-    // Phase 1 (threads, no GIL): every example is tokenized and scored; an unknown token is recorded
+    // Score a batch on nthreads threads (the host's lock held on entry and exit; let go of while threads
+    // run). Phase 1 (threads, no host lock): every example is tokenized and scored; an unknown token is recorded
     // in the thread's Misses (distinct per thread, stemmed there by the native Porter) with a
     // provisional id (see vocab.hpp), so a cold batch is scored in this phase too. Only an example
     // with a token that needs the Python stemmer (a non-ASCII word, or a stemmer that is not the
-    // native Porter) is deferred, its docs saved. Phase 2 (caller; GIL only for the Python stemmer):
-    // every thread's unknown tokens into the Vocab. Phase 3 (threads, no GIL): the deferred examples,
+    // native Porter) is deferred, its docs saved. Phase 2 (caller; the host's lock only for the external
+    // stemmer): every thread's unknown tokens into the Vocab. Phase 3 (threads, no host lock): the
+    // deferred examples,
     // from their saved docs (each text is tokenized once).
     void batch(const BatchIn& in, int nthreads, BatchOut& res) {
         const size_t N = in.n;
@@ -407,8 +414,8 @@ struct Scorer {
         for (ThreadState* th : lease.th) nmiss += th->misses.list.size();
         if (nmiss && !run.intr.stopped()) {
             // Phase 2 (vocab.mu): every thread's unknown tokens into the Vocab (each miss receives its
-            // id). The threads stemmed them natively in phase 1; the GIL is kept only when some token
-            // needs the Python stemmer. For the next calls, and for the deferred examples.
+            // id). The threads stemmed them natively in phase 1; the host's lock is kept only when some
+            // token needs the external (Python) stemmer. For the next calls, and for the deferred examples.
             size_t npy = 0;
             for (ThreadState* th : lease.th) npy += th->misses.npy;
             auto add_all = [&] {
@@ -422,7 +429,7 @@ struct Scorer {
             if (npy) {
                 add_all();
             } else {
-                py::gil_scoped_release nogil;
+                Unlocked nogil;
                 add_all();
             }
             struct Deferred {
@@ -434,7 +441,7 @@ struct Scorer {
                 for (const auto& d : lease.th[t]->deferred) deferred.push_back(Deferred{d.first, t, d.second});
             if (!deferred.empty()) {
                 prepare_phase(lease);
-                // Phase 3 (threads, no GIL): the deferred examples from their saved docs. Every thread
+                // Phase 3 (threads, no host lock): the deferred examples from their saved docs. Every thread
                 // reads the stores and misses of the others, which nobody writes until the call ends.
                 run.blocks(deferred.size(), [&](ThreadState& th, size_t q) {
                     const Deferred& d = deferred[q];

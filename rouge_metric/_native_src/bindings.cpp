@@ -1,30 +1,41 @@
-// rouge_metric._native: the Python module of the native core (the only translation unit).
+// rouge_metric._native: the Python module of the native core (the only translation unit), and the
+// binding layer's entry point.
 //
 // Same functions and the same numbers as rouge_metric/core_py.py (the reference and the docs of
 // every kernel), plus a Scorer that runs the whole default pipeline (tokenize -> stem cache ->
 // intern -> kernels -> multi-reference combine -> P/R/F) in C++, for one pair with the GIL held or
-// for a batch on N threads without the GIL. The files it includes, and who owns what when threads
-// run, are listed in common.hpp; docs/native.md explains them.
+// for a batch on N threads without the GIL. The core (every header but py_*.hpp) is plain C++ and
+// compiles without Python.h; this file and the py_*.hpp headers are the only ones that touch CPython:
+// they give the core its host (the GIL and signal handlers, host.hpp), its Python stemmer, its texts
+// and ids, and make its results Python objects. The files, and who owns what when threads run, are
+// listed in common.hpp; docs/native.md explains them.
+//
+// One file over 400 lines: it is the module's one PYBIND11_MODULE definition (every name the module
+// exports, in one place) and the small helpers only it uses.
 //
 // Floating point: compiled with -ffp-contract=off and without -ffast-math; every expression is
 // written in the order of the Python code it mirrors, so the doubles are bit-identical.
 //
 // Ownership here: everything below runs with the GIL held, except inside Scorer::batch, which
 // releases it for its parallel phases (batch.hpp), and score_id_batch (ids.hpp). The str objects whose
-// data the batch reads while the GIL is released are kept alive by copies of the input lists and
-// references to the items of list references, made first; the id batch copies every id into its own
-// buffers before it releases the GIL.
+// data the batch reads while the GIL is released are pinned first (py_text.hpp); the id batch copies
+// every id into its own buffers before it releases the GIL (py_ids.hpp).
 
+// pybind11 first: Python.h must come before any standard header.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include "batch.hpp"
 #include "common.hpp"
+#include "host.hpp"
 #include "ids.hpp"
 #include "kernels_lcs.hpp"
 #include "kernels_ngram.hpp"
 #include "kernels_resample.hpp"
 #include "kernels_wlcs.hpp"
+#include "py_ids.hpp"
+#include "py_scorer.hpp"
+#include "py_text.hpp"
 #include "vocab.hpp"
 #include "wpow.hpp"
 
@@ -33,196 +44,36 @@ using namespace rouge;
 
 namespace {
 
-// A Score (tuple subclass) of three floats. It cannot be part of a reference cycle, so it is untracked
-// by the cyclic GC (as CPython does for tuples of untracked objects itself), and so is the dict of a
-// result (it holds only str keys and such Scores; a later insertion of a tracked object tracks it
-// again). Millions of results then cost the collector nothing: without this, results kept in a
-// list triggered full collections whose cost grew with the heap (the per-pair benchmark ran 3x
-// slower in a process that held earlier results).
-PyObject* make_score(PyTypeObject* tp, const Triple& t) {
-    PyObject* o = tp->tp_alloc(tp, 3);
-    if (!o) throw py::error_already_set();
-    const double v[3] = {t.p, t.r, t.f};
-    for (Py_ssize_t k = 0; k < 3; ++k) {
-        PyObject* x = PyFloat_FromDouble(v[k]);
-        if (!x) {
-            Py_DECREF(o);
-            throw py::error_already_set();
-        }
-        PyTuple_SET_ITEM(o, k, x);
-    }
-    if (PyObject_GC_IsTracked(o)) PyObject_GC_UnTrack(o);
-    return o;
+// ---------------------------------------------------------------------------------- the host
+// The core's host (host.hpp) is this interpreter: its lock is the GIL (what py::gil_scoped_release
+// does), and its signal handlers run through PyErr_CheckSignals, taking the GIL when the polling
+// thread let go of it (the exception a handler raises stays set in that thread's state).
+void* host_release() { return PyEval_SaveThread(); }
+void host_acquire(void* state) { PyEval_RestoreThread((PyThreadState*)state); }
+int host_check_signals(bool holds_gil) {
+    if (holds_gil) return PyErr_CheckSignals();
+    PyGILState_STATE g = PyGILState_Ensure();
+    int rc = PyErr_CheckSignals();
+    PyGILState_Release(g);
+    return rc;
 }
 
-// The texts of references: one str, or a non-empty list/tuple of str, each kept alive by pins; false
-// for anything else (the caller's Python validation then names the problem). GIL held, no Python code
-// runs while the sequence is read.
-bool get_refs(PyObject* refs, std::vector<Text>& out, Pins& pins) {
-    if (PyUnicode_Check(refs)) {
-        out.emplace_back();
-        return pins.text(refs, out.back());
-    }
-    if (!PyList_Check(refs) && !PyTuple_Check(refs)) return false;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(refs);
-    if (n == 0) return false;
-    PyObject** items = PySequence_Fast_ITEMS(refs);
-    for (Py_ssize_t j = 0; j < n; ++j) {
-        out.emplace_back();
-        if (!pins.text(items[j], out.back())) return false;
-    }
-    return true;
-}
-
-// An n-gram order or skip distance (any Python int) for the kernels, which count in 32-bit ints:
-// clamped to [INT32_MIN, INT32_MAX]. Clamping changes no count: every text has fewer than 2^31 tokens
-// (get_text refuses longer ones), so an order beyond INT32_MAX has no n-gram, as INT32_MAX has none,
-// and a skip distance beyond it allows every pair, as INT32_MAX does; negative skips mean unlimited.
-int order_arg(py::handle v, const char* what) {
-    if (!PyLong_Check(v.ptr())) throw py::type_error(std::string(what) + ": expected an int");
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
-    if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
-    if (overflow > 0 || x > INT32_MAX) return INT32_MAX;
-    if (overflow < 0 || x < INT32_MIN) return INT32_MIN;
-    return (int)x;
-}
-
-// The Python face of a Scorer: type names and the Score type of the results.
-struct PyScorer {
-    std::vector<py::object> names;  // (declared before core: its constructor fills them)
-    py::object score_type;
-    Scorer core;
-
-    static std::vector<Spec> parse(py::list spec_list, std::vector<py::object>& names) {
-        std::vector<Spec> specs;
-        for (py::handle h : spec_list) {
-            py::tuple t = py::reinterpret_borrow<py::tuple>(h);
-            Spec s;
-            names.push_back(py::reinterpret_borrow<py::object>(t[0]));
-            s.kind = t[1].cast<int>();
-            s.n = order_arg(t[2], "n");
-            s.skip = order_arg(t[3], "skip");
-            s.unigrams = t[4].cast<bool>();
-            s.weight = t[5].cast<double>();
-            specs.push_back(s);
-        }
-        return specs;
-    }
-
-    PyScorer(std::shared_ptr<Vocab> v, py::list spec_list, int mode, int fkind, double fparam, py::object score_tp)
-        : score_type(std::move(score_tp)), core(std::move(v), parse(spec_list, names), mode, Fm{fkind, fparam}) {
-        if (!PyType_Check(score_type.ptr()) || !PyType_IsSubtype((PyTypeObject*)score_type.ptr(), &PyTuple_Type))
-            throw py::type_error("score_type must be a tuple subclass");
-    }
-
-    py::dict to_dict(const Triple* out) const {
-        py::dict d;
-        PyTypeObject* tp = (PyTypeObject*)score_type.ptr();
-        for (size_t k = 0; k < names.size(); ++k) {
-            PyObject* s = make_score(tp, out[k]);
-            if (PyDict_SetItem(d.ptr(), names[k].ptr(), s) < 0) {
-                Py_DECREF(s);
-                throw py::error_already_set();
-            }
-            Py_DECREF(s);
-        }
-        if (PyObject_GC_IsTracked(d.ptr())) PyObject_GC_UnTrack(d.ptr());  // see make_score
-        return d;
-    }
-
-    // Per-pair path: prediction str, references str or list/tuple of str. None when the input needs
-    // the Python validation path.
-    py::object score(py::handle pred, py::handle refs, int md) {
-        if (md < 0) md = core.mode;
-        // score_pair may release the GIL (waiting for a vocabulary that a batch holds) and run Python
-        // code (the Python stemmer): every text it reads is pinned first.
-        Pins pins;
-        Text tp;
-        if (!pins.text(pred.ptr(), tp)) return py::none();
-        std::vector<Text> rt;
-        if (!get_refs(refs.ptr(), rt, pins)) return py::none();
-        Triple small[64];
-        std::vector<Triple> big;
-        Triple* o = small;
-        if (names.size() > 64) {
-            big.resize(names.size());
-            o = big.data();
-        }
-        core.score_pair(tp, rt.data(), rt.size(), md, o);
-        return to_dict(o);
-    }
-
-    // Batch: predictions list, references list (items str or list/tuple of str). Returns None when
-    // the input needs the Python validation path, else a tuple
-    //   (n, values: bytes of n*T*3 doubles or None, lens: bytes of n*2 doubles, partials: list of
-    //    lists (3T + 2 columns: P, R, F per type, then pred_len, ref_len), dicts: list or None).
-    py::object batch(py::handle preds, py::handle refs, int nthreads, bool want_values, bool want_dicts,
-                     size_t first_index) {
-        if (!PyList_Check(preds.ptr()) || !PyList_Check(refs.ptr())) return py::none();
-        Py_ssize_t n = PyList_GET_SIZE(preds.ptr());
-        if (PyList_GET_SIZE(refs.ptr()) != n) return py::none();
-        // Every str is pinned while the lists are read (GIL held, no Python code runs), so whatever
-        // another thread does to the caller's lists while the GIL is released, the texts stay alive.
-        // (Pins, not copies of the lists or tuples: thousands of new GC-tracked objects per call made
-        // the cyclic collector walk the whole heap, a seventh of a warm batch's time.)
-        Pins pins;
-        pins.v.reserve((size_t)n * 2);
-        std::vector<Text> ptexts((size_t)n), texts;
-        std::vector<size_t> ref_off((size_t)n + 1, 0);
-        texts.reserve((size_t)n * 2);
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            if (!pins.text(PyList_GET_ITEM(preds.ptr(), i), ptexts[(size_t)i])) return py::none();
-            if (!get_refs(PyList_GET_ITEM(refs.ptr(), i), texts, pins)) return py::none();
-            ref_off[(size_t)i + 1] = texts.size();
-        }
-        Scorer::BatchIn in{ptexts.data(), texts.data(), ref_off.data(), (size_t)n, first_index};
-        Scorer::BatchOut out;
-        core.batch(in, nthreads, out);
-        return pack(out, (size_t)n, want_values, want_dicts);
-    }
-
-    // The Python result of a batch (see batch above).
-    py::object pack(const Scorer::BatchOut& out, size_t n, bool want_values, bool want_dicts) const {
-        py::list parts;
-        for (auto& c : out.cols) {
-            py::list l;
-            for (double x : c.p) l.append(x);
-            parts.append(l);
-        }
-        const size_t T = names.size();
-        py::object dicts = py::none();
-        if (want_dicts) {
-            py::list dl;
-            std::vector<Triple> tr(T);
-            for (size_t i = 0; i < (size_t)n; ++i) {
-                const double* v = out.values.data() + i * T * 3;
-                for (size_t k = 0; k < T; ++k) tr[k] = Triple{v[3 * k], v[3 * k + 1], v[3 * k + 2]};
-                dl.append(to_dict(tr.data()));
-            }
-            dicts = dl;
-        }
-        py::object vals = py::none();
-        if (want_values) vals = py::bytes((const char*)out.values.data(), out.values.size() * sizeof(double));
-        py::bytes lb((const char*)out.lens.data(), out.lens.size() * sizeof(double));
-        return py::make_tuple(py::int_(n), vals, lb, parts, dicts);
-    }
-
-    // Batch of token ids (RougeConfig(tokenizer="ids")): predictions a list of id sequences (list or
-    // tuple of int), references a list whose items are one id sequence or a list of them;
-    // ignore_ids and sentence_ids tuples of int. The ids are read and interned with the GIL held
-    // (ids.hpp), then scored on num_threads threads without it. Same result as batch, or None when
-    // the input needs the Python validation path (ids.validate_id_batch).
-    py::object batch_ids(py::handle preds, py::handle refs, int nthreads, bool want_values, bool want_dicts,
-                         size_t first_index, py::handle ignore_ids, py::handle sentence_ids) {
-        if (!PyList_Check(preds.ptr()) || !PyList_Check(refs.ptr())) return py::none();
-        Py_ssize_t n = PyList_GET_SIZE(preds.ptr());
-        if (PyList_GET_SIZE(refs.ptr()) != n) return py::none();
-        IdBatch b;
-        if (!read_id_batch(preds.ptr(), refs.ptr(), ignore_ids.ptr(), sentence_ids.ptr(), b)) return py::none();
-        Scorer::BatchOut out;
-        score_id_batch(core, b, first_index, nthreads, out);
-        return pack(out, (size_t)n, want_values, want_dicts);
+// The Python stemmer of a Vocab (text.CachedStemmer.stem_token: str -> str | None), as the core's
+// ExternalStem (vocab.hpp): the token decoded as the tokenizer wrote it (UTF-8, lone surrogates
+// kept), the stem encoded back the same way. Called with the GIL held; a Python error propagates.
+struct PythonStem {
+    py::object fn;
+    bool operator()(const char* p, size_t n, std::string& out) const {
+        PyObject* s = PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "surrogatepass");
+        if (!s) throw py::error_already_set();
+        py::object o = fn(py::reinterpret_steal<py::object>(s));
+        if (o.is_none()) return false;
+        if (!PyUnicode_Check(o.ptr())) throw py::type_error("rouge_metric: the stemmer returned a non-str stem");
+        PyObject* b = PyUnicode_AsEncodedString(o.ptr(), "utf-8", "surrogatepass");
+        if (!b) throw py::error_already_set();
+        py::object keep = py::reinterpret_steal<py::object>(b);
+        out.assign(PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
+        return true;
     }
 };
 
@@ -318,15 +169,43 @@ py::object stem_word(py::handle word, bool (*stem)(const char*, size_t, std::str
 PYBIND11_MODULE(_native, m) {
     m.doc() = "Compiled ROUGE kernels and batch scorer (same functions and results as rouge_metric.core_py).";
 
+    HOST.release = host_release;
+    HOST.acquire = host_acquire;
+    HOST.check_signals = host_check_signals;
+
     // A Ctrl-C seen by a poll: the KeyboardInterrupt (or the signal handler's exception) is already
     // set in the caller's thread state.
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
-        } catch (const PythonErrorPending&) {
+        } catch (const SignalRaised&) {
             if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
         }
     });
+
+    // The configuration enums of the core; their member names are the Python settings' strings
+    // (config.TypeSpec.kind, RougeConfig.multi_ref, the tokenizer), so Python maps a setting by name:
+    // getattr(_native.Kind, spec.kind).
+    py::enum_<Kind>(m, "Kind", "The kind of a rouge type: ROUGE-N, rougeL, rougeLsum, rougeW, ROUGE-S/SU.")
+        .value("ngram", Kind::NGRAM)
+        .value("lcs", Kind::LCS)
+        .value("lcsum", Kind::LCSUM)
+        .value("wlcs", Kind::WLCS)
+        .value("skip", Kind::SKIP);
+    py::enum_<Mode> modes(m, "Mode", "Multi-reference mode: best F, mean of P/R/F, pooled statistics, best recall.");
+    modes.value("max", Mode::MAX).value("mean", Mode::MEAN).value("pool", Mode::POOL).value("best_recall", Mode::BEST_RECALL);
+    const char* mode_names[4] = {"max", "mean", "pool", "best_recall"};
+    for (int k = 0; k < 4; ++k)  // the members themselves (Mode.max is one object), held for the process
+        MODE_MEMBERS[k] = py::object(modes.attr(mode_names[k])).inc_ref().ptr();
+    py::enum_<FMeasure>(m, "FMeasure",
+                        "F-measure: f1 = 2PR/(P+R); alpha = ROUGE-1.5.5's, fparam = alpha; beta = F-beta, "
+                        "fparam = beta * beta.")
+        .value("f1", FMeasure::F1)
+        .value("alpha", FMeasure::ALPHA)
+        .value("beta", FMeasure::BETA);
+    py::enum_<Tokenizer>(m, "Tokenizer", "The tokenizers of the native pipeline: rouge-score's default, str.split().")
+        .value("default", Tokenizer::DEFAULT)
+        .value("whitespace", Tokenizer::WHITESPACE);
 
     m.def(
         "ngram_overlap",
@@ -441,8 +320,13 @@ PYBIND11_MODULE(_native, m) {
 
     py::class_<Vocab, std::shared_ptr<Vocab>>(m, "Vocab",
                                               "Token interning and stem cache of one (tokenizer, stemmer).")
-        .def(py::init<int, py::object, int, bool, bool>(), py::arg("tokenizer"), py::arg("stem"),
-             py::arg("min_len") = 3, py::arg("native_porter") = false, py::arg("native_perl_porter") = false)
+        .def(py::init([](Tokenizer tokenizer, py::object stem, int min_len, bool native_porter, bool native_perl) {
+                 ExternalStem ext;
+                 if (!stem.is_none()) ext = PythonStem{stem};
+                 return std::make_shared<Vocab>(tokenizer, std::move(ext), min_len, native_porter, native_perl);
+             }),
+             py::arg("tokenizer"), py::arg("stem"), py::arg("min_len") = 3, py::arg("native_porter") = false,
+             py::arg("native_perl_porter") = false)
         .def_readonly("native_porter", &Vocab::native_porter, "Whether ASCII tokens are stemmed by the native Porter.")
         .def_readonly("native_perl_porter", &Vocab::native_perl,
                       "Whether [a-z0-9] tokens are stemmed by the native ROUGE-1.5.5 Porter (perl_porter).")
@@ -495,19 +379,35 @@ PYBIND11_MODULE(_native, m) {
         py::arg("table"), py::arg("idx"),
         "out[r] = table[idx[r]].mean(axis=0), summed left to right (numpy's floats). O(b * n * k).");
 
+    py::class_<Batch>(m, "Batch",
+                      "The result of Scorer.batch / batch_ids (read-only). n: examples; values: bytes of n*T*3 "
+                      "float64 (example-major, then type, then P, R, F; empty when not asked for); lengths: bytes "
+                      "of 2n float64 (prediction length, mean reference length per example); partials: the exact "
+                      "(Shewchuk) partial sums of the 3T + 2 columns (P, R, F per type, then the two lengths), a "
+                      "list of lists of float; scores: the {type: Score} dict of every example, or None when not "
+                      "asked for.")
+        .def_readonly("n", &Batch::n)
+        .def_readonly("values", &Batch::values)
+        .def_readonly("lengths", &Batch::lengths)
+        .def_readonly("partials", &Batch::partials)
+        .def_readonly("scores", &Batch::scores)
+        .def("__repr__", [](const Batch& b) { return "<rouge_metric._native.Batch of " + std::to_string(b.n) + " examples>"; });
+
     py::class_<PyScorer>(m, "Scorer", "The default pipeline and all kernels in C++, for one configuration.")
-        .def(py::init<std::shared_ptr<Vocab>, py::list, int, int, double, py::object>(), py::arg("vocab"),
-             py::arg("specs"), py::arg("mode"), py::arg("fkind"), py::arg("fparam"), py::arg("score_type"))
-        .def("score", &PyScorer::score, py::arg("prediction"), py::arg("references"), py::arg("mode") = -1,
-             "{type: Score} of one example, or None when the input needs Python validation. "
-             "O(tokenize + kernels) with the GIL held.")
+        .def(py::init<std::shared_ptr<Vocab>, py::list, Mode, FMeasure, double, py::object>(), py::arg("vocab"),
+             py::arg("specs"), py::arg("mode"), py::arg("fmeasure"), py::arg("fparam"), py::arg("score_type"),
+             "specs: (name, Kind, n, skip, unigrams, weight) per rouge type; mode: the multi-reference Mode; "
+             "fmeasure and fparam: the FMeasure and its parameter; score_type: the tuple subclass of the scores.")
+        .def("score", &PyScorer::score, py::arg("prediction"), py::arg("references"), py::arg("mode") = py::none(),
+             "{type: Score} of one example (mode: a Mode, or None for the scorer's), or None when the input "
+             "needs Python validation. O(tokenize + kernels) with the GIL held.")
         .def("batch", &PyScorer::batch, py::arg("predictions"), py::arg("references"), py::arg("num_threads") = 1,
              py::arg("want_values") = false, py::arg("want_dicts") = false, py::arg("first_index") = 0,
-             "Score a batch on num_threads threads without the GIL; see bindings.cpp for the result.")
+             "Score a batch on num_threads threads without the GIL: a Batch, or None when the input needs "
+             "Python validation.")
         .def("batch_ids", &PyScorer::batch_ids, py::arg("predictions"), py::arg("references"),
              py::arg("num_threads") = 1, py::arg("want_values") = false, py::arg("want_dicts") = false,
              py::arg("first_index") = 0, py::arg("ignore_ids") = py::tuple(), py::arg("sentence_ids") = py::tuple(),
              "Score a batch of token-id sequences on num_threads threads without the GIL (ids read and "
-             "interned first, O(total ids)); the result of batch, or None when the input needs Python "
-             "validation.");
+             "interned first, O(total ids)): a Batch, or None when the input needs Python validation.");
 }

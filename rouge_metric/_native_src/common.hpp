@@ -1,24 +1,30 @@
 // Shared definitions of the native core: includes, the checked-build switch, token sequences.
 //
 // Layout of rouge_metric/_native_src (one translation unit, bindings.cpp, includes the rest; each file
-// follows one step of the Python data path, see docs/native.md):
+// follows one step of the Python data path, see docs/native.md). The core compiles without Python.h:
+// only the binding layer (bindings.cpp and the py_*.hpp headers) reads Python objects.
+//
+// The core (plain C++17; tests/cpp/kernels_check.cpp builds and tests it without Python):
 //   common.hpp     this file                     hash.hpp       string and pair hash tables
 //   portable.hpp   compiler builtins (popcount, bit scans, prefetch, inlining) for GCC/Clang and MSVC
+//   host.hpp       what the core asks of the program that embeds it (an interpreter lock, signals)
 //   interrupt.hpp  Ctrl-C and errors across threads
-//   text.hpp       str -> tokens (rouge-score's default tokenizer, whitespace)
+//   text.hpp       text -> tokens (rouge-score's default tokenizer, whitespace)
 //   porter.hpp, perl_porter.hpp  the two Porter stemmers (nltk's, ROUGE-1.5.5's), pure functions
 //   vocab.hpp      tokens -> ids: interning and the stem cache (shared by threads, see its header)
 //   workspace.hpp  per-thread scratch space of the kernels
 //   kernels_ngram.hpp, kernels_lcs.hpp, kernels_wlcs.hpp, rows.hpp
 //                  ids -> sufficient statistics (core_py.py is the reference of every kernel)
-//   scoring.hpp    statistics -> P/R/F, multi-reference modes, exact sums
+//   scoring.hpp    statistics -> P/R/F, the rouge kinds, multi-reference modes and F-measures, exact sums
 //   kernels_resample.hpp  resampled means for the bootstrap and the paired tests (aggregate.py)
-//   batch.hpp      one example with the GIL, or a batch on N threads without it (see its header)
-//   ids.hpp        token ids as input: read and interned once per call, then a batch like batch.hpp's
-//   bindings.cpp   the Python module
+//   batch.hpp      one example, or a batch on N threads (see its header)
+//   ids.hpp        token ids as input: an interned batch scored like batch.hpp's
+// The binding layer (CPython and pybind11):
+//   py_text.hpp    str objects -> texts, kept alive for a call (Pins)
+//   py_ids.hpp     Python lists of int ids -> an interned id batch
+//   py_scorer.hpp  the Python face of a Scorer: Score dicts, the Batch result
+//   bindings.cpp   the module: the host hooks, enums, classes and kernel functions
 #pragma once
-
-#include <Python.h>
 
 #include "portable.hpp"
 
@@ -29,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>

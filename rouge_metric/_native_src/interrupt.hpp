@@ -3,8 +3,9 @@
 //
 // Ownership. An Interrupt is shared by the threads of one call: `stop` is atomic (set once, read by
 // every thread at its check points) and the first error is stored under `mu`. A Poll belongs to one
-// thread: only the thread that called from Python (`caller`) polls for signals; it takes the GIL
-// for that when it does not hold it, at most every POLL_MS milliseconds.
+// thread: only the thread that called from the host (`caller`) polls for signals (HOST.check_signals,
+// host.hpp; in the module: PyErr_CheckSignals, taking the GIL when it does not hold it), at most every
+// POLL_MS milliseconds.
 //
 // Check points: between examples, and inside the kernels whose single call can be long (the rows of
 // the LCS kernels, every sentence pair of rougeLsum/rougeW, every position of ROUGE-S), so a long
@@ -17,6 +18,7 @@
 #include <mutex>
 
 #include "common.hpp"
+#include "host.hpp"
 
 namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
@@ -33,16 +35,16 @@ struct Interrupt {
         if (!error) error = e;
         stop.store(ERROR, std::memory_order_relaxed);
     }
-    // After the threads have joined: rethrow the worker's error, or the pending Python exception of
-    // a signal handler (the caller holds the GIL again).
+    // After the threads have joined: rethrow the worker's error, or SignalRaised when a signal
+    // handler raised (its error is pending in the host; the caller holds the host's lock again).
     void rethrow_if_stopped();
 };
 
 struct Poll {
     static constexpr int POLL_MS = 50;
     Interrupt* in = nullptr;
-    bool caller = false;    // the Python thread that called: it runs signal handlers
-    bool gil_held = false;  // it holds the GIL while working (one example) or released it (a batch)
+    bool caller = false;    // the host's thread that called: it runs signal handlers
+    bool gil_held = false;  // it holds the host's lock while working (one example) or let go of it (a batch)
     uint32_t countdown = 1;
     std::chrono::steady_clock::time_point next_poll{};
 
@@ -52,7 +54,7 @@ struct Poll {
     }
 
     // True when the work must stop. Cheap: the caller reads the clock every 8th call (the check points
-    // are microseconds to milliseconds apart) and takes the GIL at most every POLL_MS milliseconds;
+    // are microseconds to milliseconds apart) and asks the host at most every POLL_MS milliseconds;
     // the other threads only read `stop`.
     ROUGE_FORCE_INLINE bool stopped() {
         if (!in) return false;
@@ -70,27 +72,15 @@ struct Poll {
     }
 
     void poll_signals() {
-        if (in->stopped()) return;
-        int rc;
-        if (gil_held) {
-            rc = PyErr_CheckSignals();
-        } else {
-            PyGILState_STATE g = PyGILState_Ensure();
-            rc = PyErr_CheckSignals();  // on error the exception stays set in this thread's state
-            PyGILState_Release(g);
-        }
-        if (rc < 0) in->stop.store(Interrupt::SIGNAL, std::memory_order_relaxed);
+        if (in->stopped() || !HOST.check_signals) return;
+        if (HOST.check_signals(gil_held) < 0) in->stop.store(Interrupt::SIGNAL, std::memory_order_relaxed);
     }
-};
-
-struct PythonErrorPending : std::exception {
-    const char* what() const noexcept override { return "a Python exception is set"; }
 };
 
 inline void Interrupt::rethrow_if_stopped() {
     int s = stop.load();
     if (s == ERROR && error) std::rethrow_exception(error);
-    if (s == SIGNAL) throw PythonErrorPending();
+    if (s == SIGNAL) throw SignalRaised();
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 // ws.slot) are the fast path; when distinct tokens x W words exceed limits.mask_bytes (a very long
 // unsplit text) the masks are sparse: the positions of each token, expanded into one W-word scratch
 // mask for the row that needs it (O(W + occurrences) per row instead of O(W)). Same rows either way.
+// One file over 400 lines: rougeL and rougeLsum share the masks, the row step and the walk.
 #pragma once
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -25,6 +26,7 @@ namespace {  // internal linkage: one translation unit, and inlining as for stat
 // ------------------------------------------------------------------------------------ match masks
 // Match masks of the tokens of B: W == 1 uses ws.pm1[id]; W > 1 uses ws.slot[id] -> ws.masks (dense;
 // returns false) or, beyond the memory limit, ws.slot[id] -> the positions in ws.occ (sparse; true).
+// O(|B| + distinct tokens * W) time (dense) or O(|B|) (sparse); clear_masks undoes it in O(|B|).
 inline bool set_masks(Workspace& ws, Seq B, size_t W) {
     if (W == 1) {
         for (size_t j = 0; j < B.n; ++j) ws.pm1[B.p[j]] |= (uint64_t)1 << j;

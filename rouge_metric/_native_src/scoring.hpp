@@ -20,9 +20,11 @@ inline double round5(double x) {  // ROUGE-1.5.5's sprintf("%7.5f"), as float("%
 }
 
 // ------------------------------------------------------------------------------------ type specs
-enum Kind { NGRAM = 0, LCS = 1, LCSUM = 2, WLCS = 3, SKIP = 4 };
+// The kinds of rouge type (rouge_metric._native.Kind; config.TypeSpec.kind names them): ROUGE-N,
+// rougeL, rougeLsum, rougeW, ROUGE-S/SU.
+enum class Kind : int { NGRAM = 0, LCS = 1, LCSUM = 2, WLCS = 3, SKIP = 4 };
 struct Spec {
-    int kind;
+    Kind kind;
     int n;
     int skip;
     bool unigrams;
@@ -33,7 +35,7 @@ struct Spec {
 inline Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc& ref, bool sel) {
     Stats o{0, 0, 0, 0};
     switch (s.kind) {
-        case NGRAM: {
+        case Kind::NGRAM: {
             int64_t np = (int64_t)pred.ids.size() - s.n + 1, nr = (int64_t)ref.ids.size() - s.n + 1;
             int64_t h = ngram_hits(ws, pred.all(), ref.all(), s.n);
             o.hit = (double)h;
@@ -42,7 +44,7 @@ inline Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc&
             if (sel) o.sel = o.rt ? round5(o.hit / o.rt) : 0.0;
             break;
         }
-        case LCS: {
+        case Kind::LCS: {
             int64_t h = (pred.ids.empty() || ref.ids.empty()) ? 0 : lcs_len(ws, ref.all(), pred.all());
             o.hit = (double)h;
             o.pt = (double)pred.ids.size();
@@ -50,7 +52,7 @@ inline Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc&
             if (sel) o.sel = o.rt ? o.hit / o.rt : 0.0;
             break;
         }
-        case LCSUM: {
+        case Kind::LCSUM: {
             int64_t h, a, b;
             union_lcs(ws, ref, pred, h, a, b);
             o.hit = (double)h;
@@ -59,7 +61,7 @@ inline Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc&
             if (sel) o.sel = b ? o.hit / o.rt : 0.0;
             break;
         }
-        case SKIP: {
+        case Kind::SKIP: {
             int64_t h, a, b;
             skip_hits(ws, pred.all(), ref.all(), s.skip, s.unigrams, h, a, b);
             o.hit = (double)h;
@@ -68,6 +70,7 @@ inline Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc&
             if (sel) o.sel = b ? round5(o.hit / o.rt) : 0.0;
             break;
         }
+        case Kind::WLCS:
         default:
             o = wlcs(ws, ref, pred, s.weight);
     }
@@ -75,18 +78,22 @@ inline Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc&
 }
 
 // -------------------------------------------------------------------------- P / R / F, multi-ref
-enum Mode { MAX = 0, MEAN = 1, POOL = 2, BEST_RECALL = 3 };
-enum FKind { F1 = 0, FALPHA = 1, FBETA = 2 };
+// Multi-reference modes (rouge_metric._native.Mode; RougeConfig.multi_ref names them): the best F, the
+// mean of P, R and F, the pooled statistics, the reference with the best recall (ROUGE-1.5.5's -f B).
+enum class Mode : int { MAX = 0, MEAN = 1, POOL = 2, BEST_RECALL = 3 };
+// F-measures (rouge_metric._native.FMeasure): 2PR / (P + R); ROUGE-1.5.5's alpha (parameter: alpha);
+// the general F-beta (parameter: beta^2).
+enum class FMeasure : int { F1 = 0, ALPHA = 1, BETA = 2 };
 
 struct Fm {
-    int kind;
+    FMeasure kind;
     double a;  // alpha, or beta^2
     double operator()(double p, double r) const {
-        if (kind == FALPHA) {
+        if (kind == FMeasure::ALPHA) {
             double d = (1.0 - a) * p + a * r;
             return d > 0 ? p * r / d : 0.0;
         }
-        if (kind == F1) return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
+        if (kind == FMeasure::F1) return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
         double d = a * p + r;
         return d > 0 ? (1 + a) * p * r / d : 0.0;
     }
@@ -152,9 +159,9 @@ struct TypeScorer {
         }
         return Triple{p, r, f(p, r)};
     }
-    Triple combine(const Stats* st, size_t k, size_t stride, int mode) const {
+    Triple combine(const Stats* st, size_t k, size_t stride, Mode mode) const {
         if (k == 1) return score(st[0].hit, st[0].pt, st[0].rt);
-        if (mode == MAX) {
+        if (mode == Mode::MAX) {
             Triple best = score(st[0].hit, st[0].pt, st[0].rt);
             for (size_t j = 1; j < k; ++j) {
                 const Stats& s = st[j * stride];
@@ -163,7 +170,7 @@ struct TypeScorer {
             }
             return best;
         }
-        if (mode == MEAN) {
+        if (mode == Mode::MEAN) {
             Partials a, b, c;
             for (size_t j = 0; j < k; ++j) {
                 const Stats& s = st[j * stride];
@@ -175,7 +182,7 @@ struct TypeScorer {
             double kk = (double)k;
             return Triple{a.sum() / kk, b.sum() / kk, c.sum() / kk};
         }
-        if (mode == POOL) {
+        if (mode == Mode::POOL) {
             double h = 0.0, a = 0.0, b = 0.0;
             for (size_t j = 0; j < k; ++j) {
                 const Stats& s = st[j * stride];

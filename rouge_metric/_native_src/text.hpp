@@ -1,7 +1,11 @@
 // Text -> tokens: rouge-score's default tokenizer (Python's str.lower(), then [a-z0-9]+ runs) and the
-// whitespace tokenizer, reading Python str objects in place (1-, 2- and 4-byte kinds), with newline
-// sentence ends (rougeLsum). Same tokens as rouge_metric/text.py; tests/test_native.py checks the
-// lowercasing table over every code point.
+// whitespace tokenizer (Python's str.split()), reading texts of 1-, 2- and 4-byte code units in place
+// (the layouts of CPython's compact str: py_text.hpp hands them over), with newline sentence ends
+// (rougeLsum). Same tokens as rouge_metric/text.py; tests/test_native.py checks the lowercasing table
+// and the whitespace set over every code point.
+//
+// One file over 400 lines: both tokenizers and the fast path of the default one share the tables,
+// the token buffer and the SSE2 helpers.
 //
 // Ownership: a TokBuf belongs to one thread. The only shared state read here is the StrMap whose
 // slots are prefetched (read-only while batch threads run, see vocab.hpp) and the constant tables.
@@ -18,58 +22,43 @@
 namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
 
+// A text: len code points of `kind` bytes each (1: Latin-1, 2: UCS-2, 4: UCS-4) at data, fewer than
+// 2^31 of them (token offsets and sentence boundaries are 32-bit). The owner keeps data alive and
+// unchanged while a call reads it.
 struct Text {
     int kind = 1;
     const void* data = nullptr;
     size_t len = 0;
 };
 
-inline bool get_text(PyObject* o, Text& t) {
-    if (!PyUnicode_Check(o)) return false;
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(o) < 0) {
-        PyErr_Clear();
-        return false;
-    }
-#endif
-    t.kind = PyUnicode_KIND(o);
-    t.data = PyUnicode_DATA(o);
-    t.len = (size_t)PyUnicode_GET_LENGTH(o);
-    // Token offsets and sentence boundaries are 32-bit.
-    if (t.len >= ((size_t)1 << 31)) throw std::length_error("rouge_metric: a text of 2^31 characters or more");
-    return true;
-}
+// The tokenizers (rouge_metric._native.Tokenizer): rouge-score's default, and str.split().
+enum class Tokenizer : int { DEFAULT = 0, WHITESPACE = 1 };
 
-// Our own references to the str objects whose characters a call reads. Every Text that a call reads
-// after the GIL may be released (a batch's parallel phases, waiting for a vocabulary that a batch
-// holds) or after Python code may run (the Python stemmer, a signal handler) is taken through the
-// call's Pins, so no str it reads can be freed by another thread, or by the code that ran, emptying
-// the caller's lists. The references are dropped when the Pins goes out of scope, with the GIL held
-// (every caller's scope ends after the GIL was taken back).
-struct Pins {
-    std::vector<PyObject*> v;
-    Pins() = default;
-    Pins(const Pins&) = delete;
-    Pins& operator=(const Pins&) = delete;
-    ~Pins() {
-        for (PyObject* o : v) Py_DECREF(o);
-    }
-    // get_text of o, keeping o alive for the whole call.
-    bool text(PyObject* o, Text& t) {
-        if (!get_text(o, t)) return false;
-        Py_INCREF(o);
-        v.push_back(o);
-        return true;
+// Python's whitespace (str.isspace, str.split() with no argument: bidirectional class WS, B or S, or
+// category Zs), the same set in every supported CPython (3.10 to 3.13; tests/test_native.py compares
+// it with the interpreter's over every code point).
+struct SpaceTable {
+    bool t[128];
+    SpaceTable() {
+        for (int c = 0; c < 128; ++c) t[c] = (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
     }
 };
+inline const SpaceTable SPACE;
+inline bool is_space(uint32_t c) {
+    if (c < 128) return SPACE.t[c];
+    switch (c) {
+        case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000:
+            return true;
+        default:
+            return c >= 0x2000 && c <= 0x200A;
+    }
+}
 
 inline const char* lower_projection(uint32_t cp) {
     if (LOWER_N == 0 || cp < LOWER_CP[0] || cp > LOWER_CP[LOWER_N - 1]) return nullptr;
     const uint32_t* e = std::lower_bound(LOWER_CP, LOWER_CP + LOWER_N, cp);
     return (e != LOWER_CP + LOWER_N && *e == cp) ? LOWER_ASCII[e - LOWER_CP] : nullptr;
 }
-
-enum Tok { TOK_DEFAULT = 0, TOK_WHITESPACE = 1 };
 
 // The tokens of one text. b holds the token bytes (the fast path: the whole text lowercased; the
 // general path: the tokens back to back), with at least 16 readable bytes past every token; keys[k]
@@ -201,9 +190,9 @@ inline void lower_copy(char* dst, const C* src, size_t n, size_t avail) {
 // plus the generated table of non-ASCII code points whose lowercase has ASCII letters or digits).
 // Whitespace: str.split() on Python's whitespace, tokens kept as they are. O(len).
 template <class C, class OnTok, class OnSent>
-void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, OnSent&& sent) {
+void tokenize(Tokenizer tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, OnSent&& sent) {
     cur.n = 0;
-    if (tokenizer == TOK_DEFAULT) {
+    if (tokenizer == Tokenizer::DEFAULT) {
         // Hot loop on locals (the buffer pointer and length live in registers).
         const char* T = ASCII.t;
         char* buf = &cur.b[0];
@@ -280,7 +269,7 @@ void tokenize(int tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& tok, O
     };
     for (size_t i = 0; i < len; ++i) {
         uint32_t c = (uint32_t)s[i];
-        if (Py_UNICODE_ISSPACE(c)) {
+        if (is_space(c)) {
             flush();
             if (c == '\n') sent();
             continue;
@@ -429,15 +418,15 @@ bool scan_default(const C* text, size_t len, TokBuf& cur, const StrMap& map) {
 
 // The tokens of a text into cur (keys, cps, ends), by the fast path when it applies (which also
 // prefetches the tokens' slots in map).
-inline void collect_tokens(int tokenizer, const Text& t, TokBuf& cur, const StrMap& map) {
+inline void collect_tokens(Tokenizer tokenizer, const Text& t, TokBuf& cur, const StrMap& map) {
     cur.ends.clear();
     cur.nt = 0;
     cur.ascii = true;
-    if (tokenizer == TOK_DEFAULT) {
-        if (t.kind == PyUnicode_1BYTE_KIND) {
+    if (tokenizer == Tokenizer::DEFAULT) {
+        if (t.kind == 1) {
             // Latin-1: nothing lowercases to ASCII unless the table says so.
             if (!(LOWER_N && LOWER_CP[0] <= 0xFF) && scan_default((const uint8_t*)t.data, t.len, cur, map)) return;
-        } else if (t.kind == PyUnicode_2BYTE_KIND) {
+        } else if (t.kind == 2) {
             if (scan_default((const uint16_t*)t.data, t.len, cur, map)) return;
         } else {
             cur.proj.resize(t.len);
@@ -458,10 +447,10 @@ inline void collect_tokens(int tokenizer, const Text& t, TokBuf& cur, const StrM
     };
     auto on_sent = [&]() { cur.ends.push_back((uint32_t)cur.off.size()); };
     switch (t.kind) {
-        case PyUnicode_1BYTE_KIND:
+        case 1:
             tokenize(tokenizer, (const uint8_t*)t.data, t.len, cur, on_tok, on_sent);
             break;
-        case PyUnicode_2BYTE_KIND:
+        case 2:
             tokenize(tokenizer, (const uint16_t*)t.data, t.len, cur, on_tok, on_sent);
             break;
         default:

@@ -3,11 +3,11 @@
 //
 // Ownership and the rule that makes the batch safe:
 // - A Vocab (its maps `raw` and `final_`, and `nid`) changes only in resolve(), intern(), add_miss(),
-//   adopt() and Misses::add_direct(), called by one thread that holds `mu` (and the GIL when a token
-//   needs the Python stemmer).
+//   adopt() and Misses::add_direct(), called by one thread that holds `mu` (and the host's lock, the
+//   GIL in the module, when a token needs the external stemmer: Python's).
 // - Its configuration (tokenizer, min_len, has_stem, native_porter, stem) is set at construction and
 //   never changes: final_form() reads only it and may run on any thread at any time.
-// - A batch holds `mu` from start to end. While its threads run (without the GIL) the Vocab is
+// - A batch holds `mu` from start to end. While its threads run (without the host's lock) the Vocab is
 //   read-only: they only look tokens up (tokenize_doc<false>, and `final_` in Misses::add) and record
 //   the unknown ones in their own Misses, each with its final form when the native stemmer can make
 //   it (final_form: pure, so the stemming of a cold batch runs on every thread) and a *provisional*
@@ -16,7 +16,8 @@
 //   the thread that tokenized it; ROUGE compares the ids of one example with each other only, and
 //   within a thread equal final forms get equal ids and different ones different ids, so its scores
 //   are those of the final ids. Between the parallel phases the calling thread, holding `mu`,
-//   interns every thread's misses (taking the GIL only when some token needs the Python stemmer);
+//   interns every thread's misses (taking the host's lock only when some token needs the external
+//   stemmer);
 //   only after that are the workspaces sized for the examples left (batch.hpp, prepare_phase).
 // - Exception, a batch on one thread (Misses::direct): that thread is the calling thread, holds `mu`,
 //   and no other thread runs, so it adds new tokens to the Vocab itself in phase 1 (add_direct) and
@@ -25,19 +26,18 @@
 //   (a thread sizes its own workspace for them before it scores: Misses::bound).
 #pragma once
 
-#include <pybind11/pybind11.h>
-
+#include <functional>
 #include <mutex>
 
 #include "common.hpp"
 #include "hash.hpp"
+#include "host.hpp"
 #include "perl_porter.hpp"
 #include "porter.hpp"
 #include "text.hpp"
 
 namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
-namespace py = pybind11;
 
 // A raw token: bytes (ASCII for the default tokenizer, UTF-8 for whitespace) and its length in
 // code points (stemming applies to tokens longer than min_len code points).
@@ -50,7 +50,7 @@ struct RawTok {
 enum : int32_t { PROV_PY = -2 };
 
 // What a raw token becomes: itself (not stemmed), `out` (its stem), dropped (its stem is not a
-// valid token), or unknown until the Python stemmer has run.
+// valid token), or unknown until the external (Python) stemmer has run.
 enum { FORM_KEEP = 0, FORM_STEM = 1, FORM_DROP = 2, FORM_PY = 3 };
 
 // Python's re.match(r"^[a-z0-9]+$", s) (text._VALID_TOKEN_RE; `$` also matches before a final "\n").
@@ -136,14 +136,21 @@ struct Misses {
     }
 };
 
+// The stemmer of the tokens no native stemmer takes: the embedder's (in the module, Python's
+// text.CachedStemmer.stem_token). stem(token, n, out) returns false when the token has no stem (it
+// is dropped), else puts the stem in out, as the tokenizer writes a token (UTF-8, lone surrogates
+// kept), so a stem equal to a token gets its id. Called by the thread that holds the Vocab's mu and
+// the host's lock; may throw (the call that needed it fails).
+using ExternalStem = std::function<bool(const char* token, size_t n, std::string& out)>;
+
 // Token interning and the stem cache: raw token -> final id (-1: the stem is not a valid token,
 // dropped). With native_porter, nltk's Porter runs in C++ (porter.hpp) for every ASCII token; with
-// native_perl, ROUGE-1.5.5's Porter (perl_porter.hpp) for every [a-z0-9] token; `stem` (Python, GIL
-// held) stems the others, or every token when neither is set.
+// native_perl, ROUGE-1.5.5's Porter (perl_porter.hpp) for every [a-z0-9] token; `stem` (the external
+// stemmer, with the host's lock) stems the others, or every token when neither is set.
 struct Vocab {
-    int tokenizer;
-    py::object stem;  // callable str -> str | None, or None
-    int min_len;      // tokens of at most min_len code points are not stemmed
+    Tokenizer tokenizer;
+    ExternalStem stem;  // or empty: no external stemmer
+    int min_len;        // tokens of at most min_len code points are not stemmed
     bool native_porter;
     bool native_perl;
     bool has_stem;
@@ -151,12 +158,13 @@ struct Vocab {
     int32_t nid = 0;
     std::mutex mu;
 
-    Vocab(int tok, py::object st, int ml, bool np, bool npp = false)
+    Vocab(Tokenizer tok, ExternalStem st, int ml, bool np, bool npp = false)
         : tokenizer(tok), stem(std::move(st)), min_len(ml), native_porter(np), native_perl(npp),
-          has_stem(!stem.is_none() || np || npp) {
-        if ((np || npp) && stem.is_none())
-            throw py::value_error("Vocab: a native stemmer needs the Python stemmer for the tokens it does not take");
-        if (np && npp) throw py::value_error("Vocab: native_porter and native_perl_porter are different stemmers");
+          has_stem((bool)stem || np || npp) {
+        if ((np || npp) && !stem)
+            throw std::invalid_argument(
+                "Vocab: a native stemmer needs the Python stemmer for the tokens it does not take");
+        if (np && npp) throw std::invalid_argument("Vocab: native_porter and native_perl_porter are different stemmers");
     }
 
     // The final form of a raw token as far as C++ can tell (FORM_*; the stem in out). Reads only the
@@ -179,7 +187,7 @@ struct Vocab {
     }
     int32_t intern(const char* p, size_t n) { return intern(make_key(p, n)); }
     // The id of a raw token (key k, not in raw) whose form is known, added to the maps (mu held; the
-    // GIL too when form == FORM_PY). Throws py::error_already_set on a stemmer error.
+    // host's lock too when form == FORM_PY). Throws what the external stemmer throws.
     int32_t add_form(const Key& k, int form, const std::string& out) {
         int32_t id;
         if (form == FORM_KEEP) {
@@ -189,20 +197,8 @@ struct Vocab {
         } else if (form == FORM_DROP) {
             id = -1;
         } else {
-            PyObject* s = PyUnicode_DecodeUTF8(k.p, (Py_ssize_t)k.n, "surrogatepass");
-            if (!s) throw py::error_already_set();
-            py::object o = stem(py::reinterpret_steal<py::object>(s));
-            if (o.is_none()) {
-                id = -1;
-            } else {
-                // The stem as the tokenizer writes a token (text.hpp put_utf8): UTF-8 with lone
-                // surrogates kept ("surrogatepass"), so a stem equal to a token gets its id.
-                if (!PyUnicode_Check(o.ptr())) throw py::type_error("rouge_metric: the stemmer returned a non-str stem");
-                PyObject* b = PyUnicode_AsEncodedString(o.ptr(), "utf-8", "surrogatepass");
-                if (!b) throw py::error_already_set();
-                py::object keep = py::reinterpret_steal<py::object>(b);
-                id = intern(PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
-            }
+            std::string st;
+            id = stem(k.p, k.n, st) ? intern(st.data(), st.size()) : -1;
         }
         raw.insert(k, id);
         return id;
@@ -245,14 +241,14 @@ struct Vocab {
 #endif
         return true;
     }
-    // A miss recorded by a batch thread (mu held; the GIL too when t.form == FORM_PY).
+    // A miss recorded by a batch thread (mu held; the host's lock too when t.form == FORM_PY).
     int32_t add_miss(const RawTok& t) {
         Key k = make_key(t.s.data(), t.s.size());
         const int32_t* v = raw.find(k);  // another thread's miss too
         if (v) return *v;
         return add_form(k, t.form, t.out);
     }
-    // Resolve a raw token (GIL and mu held).
+    // Resolve a raw token (mu and the host's lock held).
     int32_t resolve(const Key& k, size_t cps) {
         const int32_t* v = raw.find(k);
         if (v) return *v;
@@ -378,13 +374,14 @@ bool tokenize_example(Vocab& vb, const Text& pred, const Text* refs, size_t k, s
     return ok;
 }
 
-// Lock a vocab from a thread that holds the GIL without deadlocking against a batch in progress
-// (the batch may need the GIL to stem while it holds mu).
+// Lock a vocab from a thread that holds the host's lock without deadlocking against a batch in
+// progress (the batch may need the host's lock to stem while it holds mu): it lets go of the host's
+// lock while it waits.
 struct VocabLock {
     std::unique_lock<std::mutex> lk;
     explicit VocabLock(Vocab& v) : lk(v.mu, std::try_to_lock) {
         if (!lk.owns_lock()) {
-            py::gil_scoped_release nogil;
+            Unlocked nogil;
             lk.lock();
         }
     }

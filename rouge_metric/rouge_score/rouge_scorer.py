@@ -1,18 +1,42 @@
-"""``rouge_score.rouge_scorer`` of rouge-score 0.1.2: :class:`RougeScorer` on rouge_metric's scorer.
+"""``rouge_score.rouge_scorer`` of rouge-score 0.1.2: :class:`RougeScorer`, rouge-score's scorer on
+rouge_metric's kernels.
 
 Same arguments, same argument order (``score(target, prediction)``, ``score_multi(targets,
-prediction)``), same result types and values, same errors at the same moment (rouge types are checked
-at the first ``score``, as rouge-score does). The arithmetic is :class:`rouge_metric.RougeScorer`'s
-(native when built, bit-for-bit rouge-score's floats); this module only maps rouge-score's conventions
-onto it:
+prediction)``), same result types and values, and the same behaviour when something is wrong: every
+call follows rouge-score's ``score`` step by step, so an error is met at the same step, with the same
+exception type, as in rouge-score:
 
-- type names are read as rouge-score reads them (``rougeL``, ``rougeLsum``, ``re.match(r"rouge[0-9]$")``;
-  ``rouge0`` and anything else raise its ValueError); duplicates give one key;
-- ``rougeL``/``rougeLsum`` of a text without tokens are ``Score(0, 0, 0)`` with int zeros, as in
-  rouge-score (its n-gram scores are float zeros);
-- ``bytes`` texts are decoded as UTF-8, lowered as ``bytes.lower()`` for the whole-text types and as
-  ``str.lower()`` per line for ``rougeLsum`` (rouge-score's two paths);
-- ``rouge_types`` is read again at every call (a list changed in place is honoured).
+1. ``len(rouge_types)`` (and ``rouge_types[0]`` when there is one type);
+2. the tokenizer on the target, then on the prediction (skipped when the only type is ``rougeLsum``);
+3. each type in the order of ``rouge_types``: ``rougeL``; ``rougeLsum`` (the target's sentences, then
+   the prediction's, each tokenized in turn); ``re.match(r"rouge[0-9]$")`` (``rouge0`` raises); any
+   other name raises ``ValueError``. Types are read again at every call (a list changed in place is
+   honoured); duplicates give one key.
+
+The messages are rouge-score's (``Invalid rouge type: rougeX``, numpy's ``attempt to get argmax of an
+empty sequence`` for ``score_multi`` without targets), except two, clearer, of the same type: missing
+punkt data (``split_summaries=True``) says how to install it, and a tokenizer output that is not a
+sequence names the tokenizer's text and what was expected.
+
+Two paths, one result:
+
+- the fast path: the default tokenizer (:class:`~rouge_metric.rouge_score.tokenizers.DefaultTokenizer`),
+  a list or tuple of valid types and ``str`` texts score through :class:`rouge_metric.RougeScorer`
+  (the whole pipeline native when built, bit-for-bit rouge-score's floats): nothing in those calls can
+  fail or be observed, so they need not be replayed;
+- every other call (a custom tokenizer, bytes, an invalid type or text) runs the steps above in
+  Python, tokens go to the kernels through :meth:`rouge_metric.Rouge.pair_stats`.
+
+A custom tokenizer is called exactly as rouge-score calls it: the same texts (bytes as given, then the
+decoded rougeLsum lines), in the same order, as many times. Its tokens may be any hashable values
+(str, int, tuple, ...); it may return a list, a tuple or a str (a sequence of characters). One
+deliberate difference: tokens must be hashable for every type (the kernels count and intern them);
+rouge-score's ``rougeL`` alone compares unhashable tokens with ``==``. A tokenizer that returns
+anything else (``None``, a generator, a set) gets a TypeError where rouge-score gets one, and
+``rougeL`` of a falsy value is ``Score(0, 0, 0)`` in both.
+
+``rougeL``/``rougeLsum`` of a text without tokens are ``Score(0, 0, 0)`` with int zeros, as in
+rouge-score (its n-gram scores are float zeros).
 
 >>> scorer = RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
 >>> scores = scorer.score("The quick brown fox jumps over the lazy dog",
@@ -21,6 +45,11 @@ onto it:
 Score(precision=0.75, recall=0.6666666666666666, fmeasure=0.7058823529411765)
 >>> scorer.score("", "no tokens in the target")["rougeL"]
 Score(precision=0, recall=0, fmeasure=0)
+>>> class Words:
+...     def tokenize(self, text):
+...         return [len(w) for w in text.split()]  # any hashable token
+>>> RougeScorer(["rouge1"], tokenizer=Words()).score("a bb ccc", "dd e")["rouge1"].recall
+0.6666666666666666
 """
 
 from __future__ import annotations
@@ -36,65 +65,124 @@ from .tokenize import ensure_str
 __all__ = ["RougeScorer"]
 
 _NGRAM = re.compile(r"rouge[0-9]$")
-_SENTENCE_TYPES = frozenset({"rougeLsum"})
 _ZERO = Score(precision=0, recall=0, fmeasure=0)
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_LCS_TYPES = ("rougeL", "rougeLsum")
+
+_PUNKT_HELP = (
+    "rougeLsum with split_summaries=True splits sentences with nltk.sent_tokenize, which needs nltk's "
+    "punkt_tab data, and it is not installed. Install it with `python -m nltk.downloader punkt_tab` (or "
+    "put it under $NLTK_DATA), or use split_summaries=False and put one sentence per line. rouge_metric "
+    "never downloads data."
+)
 
 
-def _internal_type(rouge_type: Any) -> str:
-    """rouge-score's reading of one type name -> the rouge_metric type it computes."""
-    if rouge_type == "rougeL":
-        return "rougeL"
-    if rouge_type == "rougeLsum":
-        return "rougeLsum"
-    if _NGRAM.match(ensure_str(rouge_type)):
-        n = int(rouge_type[5:])
-        if n <= 0:
-            raise ValueError("rougen requires positive n: %s" % rouge_type)
-        return f"rouge{n}"
-    raise ValueError("Invalid rouge type: %s" % rouge_type)
+def _classify(rouge_type: Any) -> Optional[str]:
+    """The rouge_metric type rouge-score computes for ``rouge_type``, or None when its step would raise."""
+    try:
+        if rouge_type == "rougeL":
+            return "rougeL"
+        if rouge_type == "rougeLsum":
+            return "rougeLsum"
+        if _NGRAM.match(ensure_str(rouge_type)):
+            n = int(rouge_type[5:])
+            return f"rouge{n}" if n > 0 else None
+    except Exception:  # noqa: BLE001 - the step raises: the Python path meets it in its turn
+        return None
+    return None
+
+
+def _preview(text: Any) -> str:
+    return repr(text[:40] if isinstance(text, (str, bytes)) else text)
+
+
+def _not_tokens(value: Any, text: Any) -> TypeError:
+    return TypeError(f"tokenizer: tokenize() returned {type(value).__name__} for text {_preview(text)}; "
+                     "expected a list (or tuple) of hashable tokens")
+
+
+def _size(value: Any, text: Any) -> int:
+    """``len`` of a tokenizer output (rouge-score's first use of it), or its TypeError."""
+    try:
+        return len(value)
+    except TypeError:
+        raise _not_tokens(value, text) from None
+
+
+def _tokens(value: Any, text: Any) -> List[Any]:
+    """The tokenizer's output for ``text`` as a list for the kernels: a list, a tuple or a str / bytes
+    (rouge-score slices and indexes what it gets, so a str is a sequence of characters); an empty value
+    of any sized type (rouge-score indexes nothing in it); else the TypeError rouge-score meets (``len``
+    or a subscript of something that is not a sequence)."""
+    if type(value) is list:
+        return value
+    if isinstance(value, (list, tuple, str, bytes)):
+        return list(value)
+    if _size(value, text) == 0:
+        return []
+    raise _not_tokens(value, text)
 
 
 class _Plan:
-    """The rouge_metric scorer of one state of (rouge_types, tokenizer, split_summaries)."""
+    """What one state of (rouge_types, tokenizer, split_summaries) scores on the fast path."""
 
-    def __init__(self, keys: List[Tuple[Any, str]], only_lsum: bool, scorer: Optional[_core.RougeScorer],
-                 custom: bool) -> None:
-        self.keys = keys
-        self.only_lsum = only_lsum
+    __slots__ = ("types", "tokenizer", "split", "scorer", "score", "score_multi", "keys", "identity", "lcs")
+
+    def __init__(self, types: Any, tokenizer: Any, split: Any) -> None:
+        self.types = type(types)(types)  # a copy of the list or tuple (compared at every call)
+        self.tokenizer = tokenizer
+        self.split = split
+        self.scorer: Optional[_core.RougeScorer] = None
+        self.score: Any = None
+        self.score_multi: Any = None
+        internal = [_classify(t) for t in self.types]
+        if not internal or None in internal or type(tokenizer) is not tokenizers.DefaultTokenizer:
+            return  # every call takes the Python path, which raises what rouge-score raises
+        self.keys: List[Tuple[Any, str]] = list(zip(self.types, internal))
+        names = list(dict.fromkeys(internal))
+        self.identity = len(names) == len(self.types) and all(
+            type(k) is str and k == i for k, i in self.keys)
+        self.lcs = [t for t in names if t in _LCS_TYPES]
+        try:
+            scorer = _core.RougeScorer(names, use_stemmer=tokenizer.use_stemmer, split_summaries=bool(split))
+        except LookupError:  # no punkt data: the Python path raises it at rouge-score's step
+            return
         self.scorer = scorer
-        self.custom = custom
-        self.lcs_types = [t for t in dict.fromkeys(i for _, i in keys) if t in ("rougeL", "rougeLsum")]
+        self.score = scorer.score
+        self.score_multi = scorer.score_multi
 
-    def output(self, scores: Dict[str, Score]) -> Dict[Any, Score]:
+    def finish(self, scores: Dict[str, Score], target: str, prediction: str) -> Dict[Any, Score]:
+        """rouge-score's int ``Score(0, 0, 0)`` for rougeL/rougeLsum of a text without tokens, and its keys."""
+        for t in self.lcs:
+            if not any(scores[t]) and (self.empty(target, t) or self.empty(prediction, t)):
+                scores[t] = _ZERO
+        if self.identity:
+            return scores
         return {key: scores[internal] for key, internal in self.keys}
 
     def empty(self, text: str, internal: str) -> bool:
-        """True when ``text`` has no token for ``internal`` (rougeL: whole text; rougeLsum: its lines)."""
-        tokens, sents = self.scorer._rouge.process(text)
-        if internal in _SENTENCE_TYPES:
+        """True when ``text`` has no token for ``internal`` (rougeL: whole text; rougeLsum: its sentences)."""
+        tokens, sents = self.scorer.rouge.process(text)  # type: ignore[union-attr]
+        if internal == "rougeLsum":
             return not any(sents)
         return not tokens
 
-    def int_zeros(self, scores: Dict[str, Score], target: str, prediction: str) -> Dict[str, Score]:
-        """rouge-score's ``Score(0, 0, 0)`` (ints) for rougeL/rougeLsum of a text without tokens."""
-        for t in self.lcs_types:
-            if not any(scores[t]) and (self.empty(target, t) or self.empty(prediction, t)):
-                scores[t] = _ZERO
-        return scores
-
 
 class RougeScorer(scoring.BaseScorer):
-    """rouge-score 0.1.2's ``RougeScorer``: the same scores, faster (see the module).
+    """rouge-score 0.1.2's ``RougeScorer``: the same scores and the same errors, faster (see the module).
+
+    It scores through :class:`rouge_metric.RougeScorer` (the fast path) or
+    :meth:`rouge_metric.Rouge.pair_stats` (the Python path). :class:`rouge_metric.RougeScorer` is the
+    same calling convention with rouge_metric's settings (every rouge type, any tokenizer or sentence
+    splitter, checked at construction); this class is rouge-score itself, for programs written for it.
 
     Args:
-        rouge_types: names among ``rouge1`` ... ``rouge9``, ``rougeL``, ``rougeLsum`` (checked at the
-            first score, as in rouge-score).
+        rouge_types: names among ``rouge1`` ... ``rouge9``, ``rougeL``, ``rougeLsum`` (checked at each
+            score, in order, as in rouge-score).
         use_stemmer: Porter stemming (nltk's) in the default tokenizer.
         split_summaries: split rougeLsum sentences with ``nltk.sent_tokenize`` (needs nltk's punkt data)
             instead of newlines.
-        tokenizer: an object with ``.tokenize(text) -> list of str``; replaces the default tokenizer
-            (``use_stemmer`` is then ignored, as in rouge-score).
+        tokenizer: an object with ``.tokenize(text)`` returning a list of hashable tokens; replaces the
+            default tokenizer (``use_stemmer`` is then ignored, as in rouge-score).
     """
 
     def __init__(self, rouge_types: Any, use_stemmer: bool = False, split_summaries: bool = False,
@@ -102,8 +190,8 @@ class RougeScorer(scoring.BaseScorer):
         self.rouge_types = rouge_types
         self._tokenizer = tokenizer if tokenizer else tokenizers.DefaultTokenizer(use_stemmer)
         self._split_summaries = split_summaries
-        self._plan_key: Any = None
         self._plan_cache: Optional[_Plan] = None
+        self._kernels: Dict[str, _core.Rouge] = {}
 
     def __getstate__(self) -> Dict[str, Any]:
         return {"rouge_types": self.rouge_types, "_tokenizer": self._tokenizer,
@@ -113,93 +201,121 @@ class RougeScorer(scoring.BaseScorer):
         self.rouge_types = state["rouge_types"]
         self._tokenizer = state["_tokenizer"]
         self._split_summaries = state["_split_summaries"]
-        self._plan_key = None
         self._plan_cache = None
+        self._kernels = {}
 
-    # ------------------------------------------------------------------------------------- planning
-    def _plan(self) -> _Plan:
+    def _plan(self) -> Optional[_Plan]:
+        """The fast-path plan of the current settings, or None when ``rouge_types`` is not a list/tuple."""
         types = self.rouge_types
-        len(types)  # rouge-score's first use of rouge_types: a TypeError for None, an int, ...
-        key = (tuple(types), id(self._tokenizer), bool(self._split_summaries))
+        if type(types) is not list and type(types) is not tuple:
+            return None
         plan = self._plan_cache
-        if plan is not None and key == self._plan_key:
-            return plan
-        keys = [(t, _internal_type(t)) for t in key[0]]
-        internal = list(dict.fromkeys(i for _, i in keys))
-        tok = self._tokenizer
-        custom = type(tok) is not tokenizers.DefaultTokenizer
-        scorer = None
-        if internal:
-            if custom:
-                if not callable(getattr(tok, "tokenize", None)):
-                    tok.tokenize  # rouge-score's AttributeError
-                    raise TypeError(f"tokenizer: {type(tok).__name__}.tokenize is not callable")
-                scorer = _core.RougeScorer(internal, split_summaries=bool(self._split_summaries), tokenizer=tok)
-            else:
-                scorer = _core.RougeScorer(internal, use_stemmer=tok._use_stemmer,
-                                           split_summaries=bool(self._split_summaries))
-        only_lsum = len(key[0]) == 1 and key[0][0] == "rougeLsum"
-        plan = _Plan(keys, only_lsum, scorer, custom)
-        self._plan_key, self._plan_cache = key, plan
+        if (plan is None or plan.tokenizer is not self._tokenizer or plan.split is not self._split_summaries
+                or plan.types != types):
+            plan = self._plan_cache = _Plan(types, self._tokenizer, self._split_summaries)
         return plan
 
     # -------------------------------------------------------------------------------------- scoring
     def score(self, target: Any, prediction: Any) -> Dict[Any, Score]:
         """``{type: Score}`` of ``prediction`` against ``target`` (rouge-score's argument order)."""
         plan = self._plan()
-        if isinstance(target, str) and isinstance(prediction, str):
-            if plan.scorer is None:
-                return {}
-            return plan.output(plan.int_zeros(plan.scorer.score(target, prediction), target, prediction))
-        return self._score_other(plan, target, prediction)
+        if plan is not None and plan.score is not None and type(target) is str and type(prediction) is str:
+            return plan.finish(plan.score(target, prediction), target, prediction)
+        return self._score_steps(target, prediction)
 
     def score_multi(self, targets: Any, prediction: Any) -> Dict[Any, Score]:
         """Per type, the score of the target with the highest F-measure (the first on ties)."""
         plan = self._plan()
-        if (type(targets) in (list, tuple) and targets and plan.scorer is not None
-                and isinstance(prediction, str) and all(type(t) is str for t in targets)):
-            scores = plan.scorer.score_multi(list(targets), prediction)
+        if (plan is not None and plan.score is not None and type(prediction) is str
+                and (type(targets) is list or type(targets) is tuple) and targets
+                and all(type(t) is str for t in targets)):
             # every F is 0 only when all are: rouge-score's argmax then picks the first target
-            return plan.output(plan.int_zeros(scores, targets[0], prediction))
-        per_target = [self.score(t, prediction) for t in targets]
+            return plan.finish(plan.score_multi(targets, prediction), targets[0], prediction)
+        score_dicts = [self.score(t, prediction) for t in targets]
         best: Dict[Any, Score] = {}
-        for key, _ in plan.keys:
-            if not per_target:
+        for key in self.rouge_types:
+            fs = [s[key].fmeasure for s in score_dicts]
+            if not fs:
                 raise ValueError("attempt to get argmax of an empty sequence")
-            pick = per_target[0][key]
-            for s in per_target[1:]:
-                if s[key].fmeasure > pick.fmeasure:
-                    pick = s[key]
-            best[key] = pick
+            pick = 0
+            for i in range(1, len(fs)):
+                if fs[i] > fs[pick]:
+                    pick = i
+            best[key] = score_dicts[pick][key]
         return best
 
-    def _score_other(self, plan: _Plan, target: Any, prediction: Any) -> Dict[Any, Score]:
-        """Texts that are not both str: bytes (rouge-score decodes them), or rouge-score's error."""
-        texts = (target, prediction)
-        if plan.custom or not all(isinstance(x, (str, bytes)) for x in texts):
-            if not plan.only_lsum:  # the calls rouge-score makes first, for its errors
-                for x in texts:
-                    self._tokenizer.tokenize(x)
-            for x in texts:
-                ensure_str(x)
-            arg, bad = ("target", target) if not isinstance(target, str) else ("prediction", prediction)
-            raise TypeError(f"{arg}: expected str (or bytes with the default tokenizer), got {type(bad).__name__}; "
-                            "the rouge_score drop-in passes only str to a custom tokenizer: decode the text first")
-        # (whole-text view, sentence view) of each text: bytes.lower() keeps non-ASCII letters out of the
-        # whole-text tokens; the lines are decoded str and lowered as str.
-        views = []
-        for x in texts:
-            if isinstance(x, bytes):
-                s = x.decode("utf-8", "strict")
-                views.append((_NON_ASCII.sub(" ", s), s))
+    # ----------------------------------------------------------------- rouge-score's steps, in Python
+    def _score_steps(self, target: Any, prediction: Any) -> Dict[Any, Score]:
+        """rouge-score's ``score``, step by step (see the module), on rouge_metric's kernels."""
+        types = self.rouge_types
+        tokenize = self._tokenizer.tokenize
+        if len(types) == 1 and types[0] == "rougeLsum":
+            target_tokens = prediction_tokens = None
+        else:
+            target_tokens = tokenize(target)
+            prediction_tokens = tokenize(prediction)
+        result: Dict[Any, Score] = {}
+        for rouge_type in types:
+            if rouge_type == "rougeL":
+                scores = self._lcs(target_tokens, prediction_tokens, target, prediction)
+            elif rouge_type == "rougeLsum":
+                target_sents = [tokenize(s) for s in self._sentences(target)]
+                prediction_sents = [tokenize(s) for s in self._sentences(prediction)]
+                scores = self._summary_lcs(target_sents, prediction_sents, target, prediction)
+            elif _NGRAM.match(ensure_str(rouge_type)):
+                n = int(rouge_type[5:])
+                if n <= 0:
+                    raise ValueError("rougen requires positive n: %s" % rouge_type)
+                scores = self._ngrams(target_tokens, prediction_tokens, n, target, prediction)
             else:
-                views.append((x, x))
-        if plan.scorer is None:
-            return {}
-        (tt, ts), (pt, ps) = views
-        whole = plan.int_zeros(plan.scorer.score(tt, pt), tt, pt)
-        if (tt, pt) != (ts, ps) and any(i in _SENTENCE_TYPES for _, i in plan.keys):
-            lines = plan.int_zeros(plan.scorer.score(ts, ps), ts, ps)
-            for t in _SENTENCE_TYPES & lines.keys():
-                whole[t] = lines[t]
-        return plan.output(whole)
+                raise ValueError("Invalid rouge type: %s" % rouge_type)
+            result[rouge_type] = scores
+        return result
+
+    def _sentences(self, text: Any) -> List[Any]:
+        """rouge-score's rougeLsum sentences: ``nltk.sent_tokenize`` or the lines, empty ones dropped."""
+        if self._split_summaries:
+            import nltk
+
+            try:
+                sents = nltk.sent_tokenize(text)
+            except LookupError as exc:
+                raise LookupError(_PUNKT_HELP) from exc
+        else:
+            sents = ensure_str(text).split("\n")
+        return [x for x in sents if len(x)]
+
+    def _kernel(self, name: str) -> _core.Rouge:
+        rouge = self._kernels.get(name)
+        if rouge is None:
+            rouge = self._kernels[name] = _core.Rouge([name])
+        return rouge
+
+    def _stats_score(self, name: str, prediction_view: Tuple[Any, Any], target_view: Tuple[Any, Any]) -> Score:
+        rouge = self._kernel(name)
+        return rouge.score_stats(rouge.pair_stats(prediction_view, target_view))[name]
+
+    def _ngrams(self, target_tokens: Any, prediction_tokens: Any, n: int, target: Any, prediction: Any) -> Score:
+        # rouge-score reads no token of a text shorter than n (it has no n-gram): neither do the kernels
+        tt = _tokens(target_tokens, target) if _size(target_tokens, target) >= n else []
+        pt = _tokens(prediction_tokens, prediction) if _size(prediction_tokens, prediction) >= n else []
+        return self._stats_score(f"rouge{n}", (pt, None), (tt, None))
+
+    def _lcs(self, target_tokens: Any, prediction_tokens: Any, target: Any, prediction: Any) -> Score:
+        if not target_tokens or not prediction_tokens:
+            return _ZERO
+        tt = _tokens(target_tokens, target)
+        pt = _tokens(prediction_tokens, prediction)
+        return self._stats_score("rougeL", (pt, None), (tt, None))
+
+    def _summary_lcs(self, target_sents: List[Any], prediction_sents: List[Any], target: Any,
+                     prediction: Any) -> Score:
+        if not target_sents or not prediction_sents:
+            return _ZERO
+        m = sum(_size(s, target) for s in target_sents)
+        n = sum(_size(s, prediction) for s in prediction_sents)
+        if not n or not m:
+            return _ZERO
+        ts = [_tokens(s, target) for s in target_sents]
+        ps = [_tokens(s, prediction) for s in prediction_sents]
+        return self._stats_score("rougeLsum", (None, ps), (None, ts))

@@ -1,6 +1,6 @@
 """``rouge_score.tokenize`` of rouge-score 0.1.2: :func:`tokenize` and its patterns.
 
-The tokens are :func:`rouge_metric.text.default_tokenize`'s (the same function the scorer uses):
+The tokens are those of :func:`rouge_metric.text.default_tokenize` (the scorer's tokenizer):
 ``text.lower()``, then the runs of ``[a-z0-9]``; with a stemmer, tokens longer than 3 characters are
 stemmed and a stem that is not ``[a-z0-9]+`` is dropped. ``bytes`` are lowered (ASCII only, as
 ``bytes.lower``) and then decoded as UTF-8, as rouge-score does.
@@ -17,8 +17,6 @@ from __future__ import annotations
 import re
 from typing import Any, List
 
-from ..text import _TOKEN_RE
-
 __all__ = ["NON_ALPHANUM_PATTERN", "NON_ALPHANUM_RE", "SPACES_PATTERN", "SPACES_RE", "VALID_TOKEN_PATTERN",
            "VALID_TOKEN_RE", "tokenize"]
 
@@ -28,6 +26,8 @@ SPACES_PATTERN = r"\s+"
 SPACES_RE = re.compile(SPACES_PATTERN)
 VALID_TOKEN_PATTERN = r"^[a-z0-9]+$"
 VALID_TOKEN_RE = re.compile(VALID_TOKEN_PATTERN)
+# NON_ALPHANUM_RE.sub(" "), SPACES_RE.split and the VALID_TOKEN_RE filter keep exactly these runs
+_TOKEN_RE = re.compile(r"[a-z0-9]+")
 
 
 def ensure_str(value: Any) -> str:

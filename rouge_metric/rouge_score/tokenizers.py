@@ -2,7 +2,7 @@
 
 A :class:`DefaultTokenizer` given to :class:`~rouge_metric.rouge_score.rouge_scorer.RougeScorer` is
 recognised and scored natively (it is the scorer's own tokenizer); any other object with
-``.tokenize(text) -> list of str`` is called as rouge-score calls it.
+``.tokenize(text)`` (returning a list of hashable tokens) is called as rouge-score calls it.
 
 >>> DefaultTokenizer(use_stemmer=True).tokenize("The cats were running")
 ['the', 'cat', 'were', 'run']
@@ -33,6 +33,11 @@ class DefaultTokenizer(Tokenizer):
 
     def __init__(self, use_stemmer: Any = False) -> None:
         self._use_stemmer = bool(use_stemmer)
+
+    @property
+    def use_stemmer(self) -> bool:
+        """True when the tokens are Porter-stemmed."""
+        return self._use_stemmer
 
     def tokenize(self, text: Any) -> List[str]:
         tokens = lowered_tokens(text)

@@ -1,0 +1,290 @@
+"""The seam between :class:`~rouge_metric.Rouge` and the code that scores: one protocol, two backends.
+
+:class:`Rouge` picks a backend once, at construction (:func:`make_backend`), and calls only the
+methods of :class:`Backend`; every backend returns the same types, so nothing above this module knows
+which one ran (the signature names it).
+
+- :class:`PipelineBackend`: the Python text pipeline (:class:`~rouge_metric.text.TextPipeline`, or
+  :class:`~rouge_metric.ids.IdPipeline` for token ids) on a kernel module: the pure-Python kernels of
+  :mod:`rouge_metric.core_py` (backend ``python``), or the native kernels under the same names for
+  configurations the native pipeline does not take (a custom tokenizer or splitter, stopwords).
+- :class:`NativeBackend`: the whole pipeline in C++ (tokenize, stem cache, intern, kernels,
+  multi-reference combine, P/R/F), on ``num_threads`` threads without the GIL for batches.
+
+Both produce a :class:`ScoreBatch` per run of consecutive examples: the ``{type: Score}`` of each
+example when asked, the flat (P, R, F) values when asked, the lengths, and (native) the exact partial
+sums of every column, which :meth:`~rouge_metric.aggregate.CorpusAccumulator.add_batch` merges.
+"""
+
+from __future__ import annotations
+
+from array import array
+from functools import partial
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+
+from . import core
+from .config import RougeConfig
+from .ids import IdPipeline, validate_id_batch
+from .inputs import check_one_ids, check_one_text, validate_batch
+from .measures import ROUNDINGS, Stats, View, make_fmeasure, pair_stats
+from .result import Score
+from .text import TextPipeline
+
+try:  # typing.Protocol is in every supported Python; the fallback keeps static tools quiet elsewhere
+    from typing import Protocol
+except ImportError:  # pragma: no cover
+    Protocol = object  # type: ignore[assignment,misc]
+
+#: Examples per call of the native batch scorer: memory stays flat however long the input.
+NATIVE_CHUNK = 8192
+#: Examples per batch of the Python pipeline (it validates the whole input first, then scores lazily).
+PIPELINE_CHUNK = 256
+
+Scores = Dict[str, Score]
+
+
+class ScoreBatch:
+    """The results of ``n`` consecutive examples, starting at index ``start`` of the input.
+
+    Attributes:
+        rouge_types: the types, in the order of the values.
+        start, n: where the batch starts in the whole input, and how many examples it has.
+        scores: one ``{type: Score}`` per example, or None when not asked for.
+        lengths: ``2 * n`` floats, the prediction length and the mean reference length of each example.
+        values: ``n * len(rouge_types) * 3`` floats, example-major, then type, then (P, R, F); or None
+            when not asked for.
+        partials: the exact partial sums (Shewchuk) of every column (P, R, F of every type, then the two
+            lengths), or None; :meth:`~rouge_metric.aggregate.CorpusAccumulator.add_batch` merges them
+            (the corpus mean is then the same correctly rounded float as adding the examples one by one).
+    """
+
+    __slots__ = ("rouge_types", "start", "n", "scores", "lengths", "values", "partials")
+
+    def __init__(self, rouge_types: Tuple[str, ...], start: int, n: int, scores: Optional[List[Scores]],
+                 lengths: Sequence[float], values: Optional[Sequence[float]] = None,
+                 partials: Optional[Sequence[Sequence[float]]] = None) -> None:
+        self.rouge_types = rouge_types
+        self.start = start
+        self.n = n
+        self.scores = scores
+        self.lengths = lengths
+        self.values = values
+        self.partials = partials
+
+    def column(self, type_index: int, stat: int) -> Sequence[float]:
+        """The values of one type and one statistic (0 = P, 1 = R, 2 = F), one per example. O(n)."""
+        if self.values is None:
+            raise ValueError("column: this batch was scored without values (values=True)")
+        return self.values[3 * type_index + stat::3 * len(self.rouge_types)]
+
+    def type_values(self, type_index: int) -> Sequence[float]:
+        """The (P, R, F) triples of one type, flat, one triple per example. O(n)."""
+        if self.values is None:
+            raise ValueError("type_values: this batch was scored without values (values=True)")
+        import numpy as np  # here: only kept values (bootstrap) need it
+
+        arr = np.frombuffer(self.values, dtype=np.float64).reshape(self.n, len(self.rouge_types), 3)
+        return arr[:, type_index, :].ravel()
+
+    def examples(self) -> Iterator[Tuple[Scores, float, float]]:
+        """``(scores, pred_len, ref_len)`` of every example (needs ``scores``)."""
+        if self.scores is None:
+            raise ValueError("examples: this batch was scored without per-example scores (scores=True)")
+        lens = self.lengths
+        for i, sc in enumerate(self.scores):
+            yield sc, lens[2 * i], lens[2 * i + 1]
+
+    def __repr__(self) -> str:
+        return f"ScoreBatch(start={self.start}, n={self.n}, types={self.rouge_types})"
+
+
+class Backend(Protocol):
+    """What :class:`~rouge_metric.Rouge` needs from a backend."""
+
+    name: str  #: ``python`` or ``native`` (in every signature)
+    native_pipeline: bool  #: the whole text pipeline runs in C++
+    pipeline: Any  #: the Python text (or id) pipeline
+    kernels: Any  #: the kernel module
+
+    #: One example, unvalidated input, ``(prediction, references)`` -> scores, or None when the input
+    #: needs :meth:`score` (the native whole-pipeline call, or :meth:`score` itself).
+    score_quick: Callable[[Any, Any], Optional[Scores]]
+
+    def score(self, prediction: Any, references: Any) -> Scores:
+        """One example: validated, scored, references combined with the configured mode."""
+
+    def batches(self, predictions: Any, references: Any, *, num_threads: int, values: bool,
+                scores: bool) -> Iterator[ScoreBatch]:
+        """A whole input, validated at the boundary (errors name the index in the whole input)."""
+
+    def process(self, text: Any) -> View:
+        """The ``(tokens, sentences)`` view of one text (or id sequence)."""
+
+    def pair_stats(self, prediction_view: View, reference_view: View) -> List[Stats]:
+        """The statistics of every type for one pair of views."""
+
+    def example_stats(self, prediction: Any, references: List[Any]) -> Tuple[List[List[Stats]], int, float]:
+        """Per reference the statistics of every type, the prediction length, the mean reference length."""
+
+    def combine(self, per_ref: Sequence[Sequence[Stats]], mode: str) -> Scores:
+        """One example's scores from the statistics of each of its references."""
+
+    def score_stats(self, stats: Sequence[Stats]) -> Scores:
+        """The scores of one reference's statistics."""
+
+
+class PipelineBackend:
+    """The Python pipeline on a kernel module (``core_py``, or the native kernels of the same names)."""
+
+    def __init__(self, config: RougeConfig, name: str, kernels: Any, pipeline: Any = None,
+                 rounding: Optional[str] = None) -> None:
+        self.name = name
+        self.kernels = kernels
+        self.config = config
+        self.rouge_types = config.rouge_types
+        self.specs = config.type_specs
+        if config.uses_ids:
+            self.pipeline: Any = IdPipeline(config) if pipeline is None else pipeline
+            self.check_one, self.check_batch = check_one_ids, validate_id_batch
+        else:
+            self.pipeline = TextPipeline(config) if pipeline is None else pipeline
+            self.check_one, self.check_batch = check_one_text, validate_batch
+        self.process = self.pipeline.process
+        #: a pipeline's own pair statistics (the ROUGE-1.5.5 pipeline's), called with the example and
+        #: reference indices for its error messages; None: the core's
+        self.own_stats = getattr(self.pipeline, "pair_stats", None)
+        f = make_fmeasure(config.beta, config.alpha)
+        scorer = ROUNDINGS[rounding]
+        self.type_scorers = [scorer(s, f) for s in self.specs]
+        self.score_quick: Callable[[Any, Any], Optional[Scores]] = self.score
+        self.native_pipeline = False
+
+    @staticmethod
+    def _length(view: View) -> int:
+        toks, sents = view
+        return len(toks) if toks is not None else sum(map(len, sents))
+
+    def pair_stats(self, prediction_view: View, reference_view: View) -> List[Stats]:
+        if self.own_stats is not None:
+            return self.own_stats(self.specs, self.kernels, prediction_view, reference_view)
+        return pair_stats(self.specs, self.kernels, prediction_view, reference_view)
+
+    def example_stats(self, prediction: Any, references: List[Any], index: int = 0
+                      ) -> Tuple[List[List[Stats]], int, float]:
+        process, specs, kernels, own = self.process, self.specs, self.kernels, self.own_stats
+        pv = process(prediction)
+        per_ref = []
+        ref_len = 0
+        for j, r in enumerate(references):
+            rv = process(r)
+            ref_len += self._length(rv)
+            if own is None:
+                per_ref.append(pair_stats(specs, kernels, pv, rv))
+            else:
+                per_ref.append(own(specs, kernels, pv, rv, index, j))
+        return per_ref, self._length(pv), ref_len / len(references)
+
+    def combine(self, per_ref: Sequence[Sequence[Stats]], mode: str) -> Scores:
+        return {ts.spec.name: ts.combine([s[k] for s in per_ref], mode) for k, ts in enumerate(self.type_scorers)}
+
+    def score_stats(self, stats: Sequence[Stats]) -> Scores:
+        return {ts.spec.name: ts.score(s[0], s[1], s[2]) for ts, s in zip(self.type_scorers, stats)}
+
+    def score(self, prediction: Any, references: Any) -> Scores:
+        prediction, refs = self.check_one(prediction, references)
+        per_ref, _, _ = self.example_stats(prediction, refs)
+        return self.combine(per_ref, self.config.multi_ref)
+
+    def batches(self, predictions: Any, references: Any, *, num_threads: int, values: bool,
+                scores: bool) -> Iterator[ScoreBatch]:
+        preds, refs = self.check_batch(predictions, references)
+        mode, types = self.config.multi_ref, self.rouge_types
+        for start in range(0, len(preds), PIPELINE_CHUNK):
+            stop = min(start + PIPELINE_CHUNK, len(preds))
+            out: List[Scores] = []
+            lens = array("d")
+            for i in range(start, stop):
+                try:
+                    per_ref, pl, rl = self.example_stats(preds[i], refs[i], i)
+                except OverflowError as exc:  # rougeW with a weight too large for this input
+                    raise OverflowError(f"example {i}: {exc}") from None
+                out.append(self.combine(per_ref, mode))
+                lens.append(pl)
+                lens.append(rl)
+            vals = None
+            if values:
+                vals = array("d")
+                for sc in out:
+                    for t in types:
+                        vals.extend(sc[t])
+            yield ScoreBatch(types, start, stop - start, out, lens, vals)
+
+
+class NativeBackend(PipelineBackend):
+    """The whole pipeline in C++ (``_native.Scorer``) for the configurations it takes; anything else
+    (explanations' pair statistics, input that needs validation) runs the Python pipeline on the
+    native kernels, with the same floats."""
+
+    def __init__(self, config: RougeConfig, scorer: Any, batch: Callable[..., Any]) -> None:
+        super().__init__(config, "native", core.kernels("native"))
+        self._batch = batch
+        self.native_pipeline = True
+        if scorer is not None:
+            self.score_quick = scorer.score
+        else:  # token ids: a batch of one
+            self.score_quick = self._score_ids
+
+    def _score_ids(self, prediction: Any, references: Any) -> Optional[Scores]:
+        try:
+            out = self._batch([prediction], [references], 1, False, True)
+        except OverflowError:  # rougeW's weight: the Python path raises it with its own message
+            return None
+        return None if out is None else out.scores[0]
+
+    def batches(self, predictions: Any, references: Any, *, num_threads: int, values: bool,
+                scores: bool) -> Iterator[ScoreBatch]:
+        """Chunks of :data:`NATIVE_CHUNK` examples on ``num_threads`` threads without the GIL. Input that
+        is not plain lists of str (of lists of int for token ids) is validated first; its errors name the
+        index in the whole input."""
+        validate = self.check_batch
+        if type(predictions) is not list or type(references) is not list or len(predictions) != len(references):
+            predictions, references = validate(predictions, references)
+        types = self.rouge_types
+        start, n, validated = 0, len(predictions), False
+        while start < n:
+            stop = start + NATIVE_CHUNK
+            out = self._batch(predictions[start:stop], references[start:stop], num_threads, values, scores, start)
+            if out is None:
+                if validated:  # pragma: no cover - validated input is always accepted
+                    raise RuntimeError("native batch scorer rejected validated input")
+                predictions, references = validate(predictions, references)
+                validated = True
+                continue
+            yield ScoreBatch(types, start, out.n, out.scores, memoryview(out.lengths).cast("d"),
+                             memoryview(out.values).cast("d") if values else None, out.partials)
+            start = stop
+
+
+def make_backend(config: RougeConfig, name: Optional[str] = None, pipeline: Any = None,
+                 rounding: Optional[str] = None) -> Backend:
+    """The backend for ``config``: ``name`` is ``auto``/``python``/``native`` (default: the
+    ``ROUGE_METRIC_BACKEND`` environment variable, then ``auto``). A ``pipeline`` of the caller's (the
+    ROUGE-1.5.5 one) or a per-example ``rounding`` runs the Python pipeline on the backend's kernels."""
+    if rounding not in ROUNDINGS:
+        raise ValueError(f"rounding: invalid value {rounding!r}; allowed: None, 'perl'")
+    if rounding is not None and config.multi_ref not in ("pool", "best_recall"):
+        raise ValueError(f"rounding={rounding!r} rounds each example's score as ROUGE-1.5.5 prints it; it goes with "
+                         f"multi_ref 'pool' or 'best_recall' (the script's -f A / -f B), not {config.multi_ref!r}")
+    resolved = core.get_backend(name)
+    if pipeline is not None or rounding is not None:
+        return PipelineBackend(config, resolved, core.kernels(resolved), pipeline, rounding)
+    if resolved == "native":
+        scorer = core.native_scorer(config)
+        if scorer is not None:
+            return NativeBackend(config, scorer, scorer.batch)
+        if config.uses_ids:
+            ids = core.native_id_scorer(config)
+            if ids is not None:
+                return NativeBackend(config, None, partial(ids.batch_ids, ignore_ids=config.ignore_ids,
+                                                           sentence_ids=config.sentence_ids))
+    return PipelineBackend(config, resolved, core.kernels(resolved))

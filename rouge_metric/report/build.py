@@ -1,0 +1,160 @@
+""":func:`report` and :class:`Report`: score, compute the statistics (:mod:`~rouge_metric.report.data`),
+draw the charts (:mod:`~rouge_metric.report.plots`) and assemble the page (:mod:`~rouge_metric.report.page`)."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import html
+import os
+import time
+from typing import Any, Dict, Optional, Sequence
+
+from .._version import __version__
+from ..config import DEFAULT_ROUGE_TYPES, RougeConfig
+from . import page
+from .data import DEFAULT_TEST_RESAMPLES, ReportData, collect
+
+#: Examples the table of a report holds at most (a seeded sample beyond it).
+MAX_EXAMPLES = 500
+
+
+class Report:
+    """A built report: :meth:`html` is the page, :meth:`save` writes it, a notebook shows it inline.
+
+    Attributes:
+        data: the numbers (:class:`~rouge_metric.report.data.ReportData`): per-system corpus results
+            (``data.systems[name].result``), comparisons, length statistics.
+        results: name -> :class:`~rouge_metric.CorpusResult` of every system (with bootstrap intervals).
+        comparisons: method -> :class:`~rouge_metric.ComparisonResult` (empty with one system).
+        kept: the indices of the examples in the table; explained: explanations embedded.
+        timings: seconds spent per stage (``score``, ``charts``, ``explanations``, ``page``).
+    """
+
+    def __init__(self, page_html: str, data: ReportData, kept: Any, counts: Dict[str, int],
+                 timings: Dict[str, float]) -> None:
+        self._html = page_html
+        self.data = data
+        self.results = {nm: data.systems[nm].result for nm in data.names}
+        self.comparisons = dict(data.comparisons)
+        self.kept = [int(i) for i in kept]
+        self.counts = dict(counts)
+        self.explained = counts["explained"]
+        self.timings = dict(timings)
+
+    def html(self) -> str:
+        """The whole self-contained HTML document."""
+        return self._html
+
+    def save(self, path: "os.PathLike[str] | str") -> str:
+        """Write the page to ``path`` (UTF-8) and return the path."""
+        path = os.fspath(path)
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(self._html)
+        return path
+
+    def _repr_html_(self) -> str:
+        """The page in a sandboxed ``<iframe srcdoc>`` (its script runs; the notebook's page is untouched)."""
+        return (f'<iframe class="rouge-metric-report" sandbox="allow-scripts" style="width:100%;height:720px;'
+                f'border:1px solid #e4e4e7" srcdoc="{html.escape(self._html, quote=True)}"></iframe>')
+
+    def __repr__(self) -> str:
+        return (f"Report(n={self.data.n}, systems={self.data.names!r}, kept={len(self.kept)}, "
+                f"bytes={len(self._html.encode('utf-8'))})")
+
+
+def fingerprint(names: Sequence[str], predictions: Dict[str, Sequence[str]], references: Sequence[Sequence[str]]) -> str:
+    """SHA-256 of the inputs (system names, predictions, references; length-prefixed UTF-8), its first 16
+    hex digits: the same inputs give the same fingerprint."""
+    h = hashlib.sha256()
+
+    def add(s: str) -> None:
+        b = s.encode("utf-8", "surrogatepass")
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+
+    for refs in references:
+        h.update(len(refs).to_bytes(4, "little"))
+        for r in refs:
+            add(r)
+    for nm in names:
+        add(nm)
+        for p in predictions[nm]:
+            add(p)
+    return h.hexdigest()[:16]
+
+
+def python_call(systems: Any, name: Optional[str], rouge_types: Sequence[str], options: Dict[str, Any]) -> str:
+    """The Python call that rebuilds a report from the same inputs (the data named by variables)."""
+    args = ["predictions", "references"]
+    if systems is not None:
+        args.append("systems={...}")
+    if name is not None:
+        args.append(f"name={name!r}")
+    if tuple(rouge_types) != tuple(DEFAULT_ROUGE_TYPES):
+        args.append(f"rouge_types={list(rouge_types)!r}")
+    args += [f"{k}={v!r}" for k, v in options.items()]
+    return "from rouge_metric.report import report; report(" + ", ".join(args) + ")"
+
+
+def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, systems: Any = None,
+           name: Optional[str] = None, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
+           config: Optional[RougeConfig] = None, backend: Optional[str] = None, num_threads: Optional[int] = None,
+           max_examples: int = MAX_EXAMPLES, test_resamples: int = DEFAULT_TEST_RESAMPLES,
+           title: Optional[str] = None, command: Optional[str] = None, **rouge_options: Any) -> Report:
+    """Build the HTML report of one or more systems on the same references.
+
+    Args:
+        predictions: the predictions of the (first) system, aligned with ``references``; may be None
+            when ``systems`` gives every system (the first is then the baseline).
+        references: ``references[i]`` is a string or a list of strings.
+        systems: more systems, a mapping name -> predictions or a list of ``(name, predictions)`` pairs;
+            with two or more systems in all, each is compared with the first (the baseline).
+        name: the name of ``predictions`` (default ``predictions``, or ``baseline`` with ``systems``).
+        rouge_types, config, backend, num_threads, rouge_options: the scoring settings, as for
+            :class:`rouge_metric.Rouge`; the corpus intervals use ``n_resamples``, ``confidence_level``
+            and ``seed`` (aggregation is always ``bootstrap``). ``seed`` also draws the paired tests and
+            the examples sample.
+        max_examples: examples the table holds (a seeded sample beyond it).
+        test_resamples: resamples of the paired bootstrap and trials of approximate randomization.
+        title: the page title; command: the command line shown as the way to reproduce the page (the CLI
+            sets it; by default the Python call is shown).
+
+    Errors name the argument and index: systems of another length than ``references``, an empty
+    corpus, a system name given twice, a text that is not a string.
+
+    >>> rep = report(["the cat sat on the mat"], ["the cat lay on the mat"], rouge_types=["rouge1"])  # doctest: +SKIP
+    >>> rep.save("report.html")  # doctest: +SKIP
+    'report.html'
+    """
+    if isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1:
+        raise ValueError(f"max_examples: expected an integer >= 1, got {max_examples!r}")
+    from .plots import require_matplotlib
+
+    require_matplotlib()  # before any scoring: a missing extra fails at once
+    t0 = time.perf_counter()
+    data = collect(predictions, references, systems=systems, name=name, rouge_types=rouge_types, config=config,
+                   backend=backend, num_threads=num_threads, test_resamples=test_resamples, **rouge_options)
+    t1 = time.perf_counter()
+    seed = data.rouge.config.seed
+    body = [None, page.corpus_section(data), page.distributions_section(data), page.length_section(data, seed),
+            page.systems_section(data, page.snippet_fn(data))]
+    t2 = time.perf_counter()
+    keep = page.sample(data, max_examples, seed)
+    ex_data, blob, counts = page.examples_data(data, keep)
+    t3 = time.perf_counter()
+    body.append(page.examples_section(data, keep, counts, ex_data["textChars"], max_examples, seed))
+    options = dict(rouge_options)
+    if max_examples != MAX_EXAMPLES:
+        options["max_examples"] = max_examples
+    if test_resamples != DEFAULT_TEST_RESAMPLES:
+        options["test_resamples"] = test_resamples
+    call = command if command is not None else python_call(systems, name, data.types, options)
+    title = title if title is not None else "ROUGE report"
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    body[0] = page.header(data, title=title, call=call, version=__version__, date=date,
+                          fingerprint=fingerprint(data.names, data.predictions, data.references))
+    doc = page.document("".join(body), title, page.script_json(ex_data), blob)
+    t4 = time.perf_counter()
+    timings = {"score": t1 - t0, "charts": t2 - t1, "explanations": t3 - t2, "page": t4 - t3, "total": t4 - t0}
+    return Report(doc, data, keep, counts, timings)

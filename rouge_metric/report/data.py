@@ -1,0 +1,214 @@
+"""The numbers of a report: inputs validated at the boundary, every system scored once by one
+:class:`~rouge_metric.Rouge` (bootstrap aggregation: exact means and seeded intervals), the per-example
+P/R/F and lengths kept as arrays, the length statistics, and for two or more systems the paired tests of
+:func:`rouge_metric.significance.paired_test` (what :func:`rouge_metric.compare` runs) with both methods.
+No HTML here: :mod:`rouge_metric.report.page` renders what :func:`collect` returns."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ..config import DEFAULT_ROUGE_TYPES, RougeConfig
+from ..inputs import check_prediction, normalize_references
+from ..result import ComparisonResult, CorpusResult
+from ..scoring import Rouge
+from ..significance import METHODS, paired_test, comparison_label
+from . import stats
+
+#: Resamples (bootstrap) and trials (approximate randomization) of the paired tests of a report.
+DEFAULT_TEST_RESAMPLES = 1000
+#: The largest gains and losses listed per system.
+TOP_K = 10
+
+
+class SystemScores:
+    """One system's scores: its :class:`CorpusResult` (means, bootstrap intervals, signature), and per
+    example the (P, R, F) of every type (``values[type]``: an ``(n, 3)`` float64 array) and the
+    prediction length in tokens (``pred_len``)."""
+
+    def __init__(self, name: str, result: CorpusResult, values: Dict[str, Any], flat: Dict[str, Any],
+                 pred_len: Any) -> None:
+        self.name = name
+        self.result = result
+        self.values = values
+        self.flat = flat  # type -> flat (P, R, F) sequence, what paired_test takes
+        self.pred_len = pred_len
+
+    def f(self, rouge_type: str) -> Any:
+        """Per-example F of one type."""
+        return self.values[rouge_type][:, 2]
+
+
+class ReportData:
+    """Everything a report shows, as numbers.
+
+    Attributes:
+        rouge: the scorer; types: the rouge types; n: examples.
+        names: system names in order (the first is the baseline of the comparisons).
+        predictions: name -> list of predictions; references: per example, its list of references.
+        systems: name -> :class:`SystemScores`.
+        ref_len: per-example mean reference length (tokens); ratio[name]: prediction / reference length.
+        correlations: name -> type -> :class:`~rouge_metric.report.stats.Correlation`.
+        buckets: name -> the rows of :func:`~rouge_metric.report.stats.ratio_buckets`.
+        length_flagged, length_note: whether length explains a large share of the scores, and the sentence.
+        comparisons: method -> :class:`ComparisonResult` (empty with one system).
+        deltas: name -> type -> per-example F delta against the baseline; wins: name -> type -> (w, t, l).
+        gains, losses: name -> example indices with the largest F gains / losses (first type).
+        test_resamples: resamples of each paired test.
+    """
+
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+    @property
+    def baseline(self) -> str:
+        return self.names[0]
+
+
+def _runs(predictions: Any, systems: Any, name: str) -> List[Tuple[str, str, Any]]:
+    """``(name, argument, predictions)`` of every system, the baseline first; names checked."""
+    runs: List[Tuple[str, str, Any]] = []
+    seen: Dict[str, str] = {}
+    if predictions is not None:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"name: expected a non-empty string, got {name!r}")
+        runs.append((name, "predictions", predictions))
+        seen[name] = "name"
+    if systems is not None:
+        if isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__"):
+            raise TypeError(f"systems: expected a mapping of name -> predictions or a list of (name, predictions) "
+                            f"pairs, got {type(systems).__name__}")
+        items = list(systems.items()) if isinstance(systems, Mapping) else list(systems)
+        for k, item in enumerate(items):
+            if not (isinstance(item, (tuple, list)) and len(item) == 2):
+                raise TypeError(f"systems[{k}]: expected a (name, predictions) pair, got {type(item).__name__}")
+            nm, preds = item
+            if not isinstance(nm, str) or not nm:
+                raise TypeError(f"systems[{k}]: the name must be a non-empty string, got {nm!r}")
+            if nm in seen:
+                raise ValueError(f"systems[{k}]: system name {nm!r} given twice (also {seen[nm]}); "
+                                 "give every system its own name")
+            seen[nm] = f"systems[{k}]"
+            runs.append((nm, f"systems[{nm!r}]", preds))
+    if not runs:
+        raise ValueError("predictions: none given; pass predictions, or systems with at least one system")
+    return runs
+
+
+def _check_predictions(preds: Any, arg: str, n: int) -> List[str]:
+    if preds is None or isinstance(preds, (str, bytes)) or not hasattr(preds, "__iter__"):
+        got = "None" if preds is None else f"a single {type(preds).__name__}" if isinstance(preds, (str, bytes)) \
+            else type(preds).__name__
+        raise TypeError(f"{arg}: expected a list of texts (one per example), got {got}")
+    preds = list(preds)
+    if len(preds) != n:
+        raise ValueError(f"{arg}: {len(preds)} predictions, but references has {n} examples; every system needs "
+                         "one prediction per reference entry")
+    return [check_prediction(p, i, arg) for i, p in enumerate(preds)]
+
+
+def validate(predictions: Any, references: Any, systems: Any, name: str
+             ) -> Tuple[List[Tuple[str, List[str]]], List[List[str]]]:
+    """The systems (name, predictions) and the references, validated: errors name the argument and index."""
+    runs = _runs(predictions, systems, name)
+    if references is None or isinstance(references, (str, bytes)) or not hasattr(references, "__iter__"):
+        raise TypeError("references: expected a list (one entry per example: a string or a list of strings)")
+    refs = [normalize_references(r, i) for i, r in enumerate(references)]
+    if not refs:
+        raise ValueError("references: no examples (empty corpus); a report needs at least one example")
+    return [(nm, _check_predictions(p, arg, len(refs))) for nm, arg, p in runs], refs
+
+
+def make_rouge(rouge_types: Sequence[str], config: Optional[RougeConfig], backend: Optional[str],
+               num_threads: Optional[int], options: Dict[str, Any]) -> Rouge:
+    """The report's scorer: the user's settings with bootstrap aggregation (the corpus intervals)."""
+    agg = options.pop("aggregation", None)
+    if config is not None and agg is None:
+        agg = config.aggregation if config.aggregation != "mean" else None
+    if agg not in (None, "bootstrap"):
+        raise ValueError(f"aggregation: a report always gives bootstrap intervals; got {agg!r}, leave it unset")
+    return Rouge(rouge_types, config=config, backend=backend, num_threads=num_threads, aggregation="bootstrap",
+                 **options)
+
+
+def _score(rouge: Rouge, name: str, preds: List[str], refs: List[List[str]]) -> Tuple[SystemScores, Any]:
+    import numpy as np
+
+    acc = rouge.accumulator(keep_values=True)
+    lengths = []
+    for batch in rouge.score_batches(predictions=preds, references=refs, values=True, scores=False):
+        acc.add_batch(batch)
+        lengths.append(np.asarray(batch.lengths, dtype=np.float64).reshape(-1, 2))
+    result = rouge.result(acc)
+    lens = np.concatenate(lengths) if lengths else np.zeros((0, 2))
+    flat = dict(acc.values)  # type: ignore[arg-type]
+    values = {t: np.asarray(flat[t], dtype=np.float64).reshape(-1, 3) for t in rouge.rouge_types}
+    return SystemScores(name, result, values, flat, lens[:, 0]), lens[:, 1]
+
+
+def collect(predictions: Any, references: Any, *, systems: Any = None, name: Optional[str] = None,
+            rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, config: Optional[RougeConfig] = None,
+            backend: Optional[str] = None, num_threads: Optional[int] = None,
+            test_resamples: int = DEFAULT_TEST_RESAMPLES, **options: Any) -> ReportData:
+    """Validate, score every system once and compute every statistic of the report (see :class:`ReportData`)."""
+    import numpy as np
+
+    if isinstance(test_resamples, bool) or not isinstance(test_resamples, int) or test_resamples < 1:
+        raise ValueError(f"test_resamples: expected an integer >= 1, got {test_resamples!r}")
+    if name is None:
+        name = "predictions" if systems is None else "baseline"
+    rouge = make_rouge(rouge_types, config, backend, num_threads, dict(options))
+    runs, refs = validate(predictions, references, systems, name)
+    types = list(rouge.rouge_types)
+    scored: Dict[str, SystemScores] = {}
+    ref_len = None
+    for nm, preds in runs:
+        scored[nm], ref_len = _score(rouge, nm, preds, refs)
+    names = [nm for nm, _ in runs]
+    ratio = {nm: stats.length_ratio(s.pred_len, ref_len) for nm, s in scored.items()}
+    correlations = {nm: {t: stats.correlation(s.f(t), s.pred_len, ratio[nm]) for t in types}
+                    for nm, s in scored.items()}
+    buckets = {nm: stats.ratio_buckets(ratio[nm], {t: s.f(t) for t in types}) for nm, s in scored.items()}
+    flagged, note = stats.length_note(correlations, len(refs))
+
+    comparisons: Dict[str, ComparisonResult] = {}
+    deltas: Dict[str, Dict[str, Any]] = {}
+    wins: Dict[str, Dict[str, Tuple[int, int, int]]] = {}
+    gains: Dict[str, List[int]] = {}
+    losses: Dict[str, List[int]] = {}
+    if len(names) > 1:
+        base = scored[names[0]]
+        cfg = rouge.config
+        mean_sig = cfg.replace(aggregation="mean").signature(rouge.backend)
+        others = {nm: scored[nm].flat for nm in names[1:]}
+        boot_comps: Dict[str, Dict[str, Dict[str, Any]]] = {}
+        for method in METHODS:
+            # Approximate randomization reports the paired bootstrap interval of ci_resamples resamples drawn
+            # from default_rng(seed): with ci_resamples = test_resamples that is exactly the interval the
+            # paired bootstrap test has just computed (same seed, same rows), and its trials draw from their
+            # own default_rng(seed). So the interval is taken from there instead of being resampled twice.
+            ar = method == "approximate_randomization"
+            comps, exact = paired_test(base.flat, others, method=method, n_resamples=test_resamples,
+                                       confidence_level=cfg.confidence_level, seed=cfg.seed,
+                                       ci_resamples=1 if ar else test_resamples)
+            if ar:
+                comps = {nm: {t: {s: c._replace(ci_low=boot_comps[nm][t][s].ci_low,
+                                                ci_high=boot_comps[nm][t][s].ci_high)
+                                  for s, c in per_stat.items()} for t, per_stat in per_type.items()}
+                         for nm, per_type in comps.items()}
+            else:
+                boot_comps = comps
+            sig = mean_sig + "|" + comparison_label(method, test_resamples, cfg.confidence_level, cfg.seed,
+                                              test_resamples, exact)
+            comparisons[method] = ComparisonResult(comparisons=comps, n=len(refs), method=method,
+                                                   n_resamples=test_resamples,
+                                                   confidence_level=float(cfg.confidence_level), seed=cfg.seed,
+                                                   signature=sig, exact=exact, baseline_name=names[0])
+        for nm in names[1:]:
+            deltas[nm] = {t: scored[nm].f(t) - base.f(t) for t in types}
+            wins[nm] = {t: stats.wins(deltas[nm][t]) for t in types}
+            gains[nm], losses[nm] = stats.largest(deltas[nm][types[0]], TOP_K)
+    return ReportData(rouge=rouge, types=types, n=len(refs), names=names, predictions=dict(runs), references=refs,
+                      systems=scored, ref_len=np.asarray(ref_len), ratio=ratio, correlations=correlations,
+                      buckets=buckets, length_flagged=flagged, length_note=note, comparisons=comparisons,
+                      deltas=deltas, wins=wins, gains=gains, losses=losses, test_resamples=test_resamples)

@@ -1,0 +1,325 @@
+"""Word segmentation for scripts written without spaces: Chinese, Japanese, Thai and Burmese.
+
+Four segmenters, each usable two ways:
+
+* as a **named tokenizer** of :class:`~rouge_metric.Rouge` (``tokenizer="jieba"``, ``"fugashi"``,
+  ``"thai_newmm"``, ``"burmese_syllables"``): the text is segmented as written, every word is lowercased
+  and words without a letter or digit (spaces, punctuation) are dropped; a stemmer, when configured, is
+  applied to the words;
+* as a **raw segmenter** (:func:`raw_segmenter`): the segmenter's own output, spaces included (jieba and
+  pythainlp return the spaces between words as tokens), which the XL-Sum recipe
+  (:mod:`rouge_metric.xlsum`) scores as XL-Sum's scorer does.
+
+==================== ============================================ ==============================
+name                 segmenter                                    package (extra ``multilingual``)
+==================== ============================================ ==============================
+``jieba``            ``jieba.cut`` (default dictionary, HMM on)   ``jieba``
+``fugashi``          MeCab through fugashi, ``-O wakati -b 50000`` ``fugashi`` + ``unidic-lite`` or
+                     with the installed UniDic                     ``unidic`` (downloaded dictionary)
+``thai_newmm``       pythainlp ``word_tokenize(engine="newmm")``   ``pythainlp``
+``burmese_syllables`` rule-based syllables (Ding et al., TALLIP     none
+                     2019, the rule XL-Sum uses)
+==================== ============================================ ==============================
+
+Each tokenizer's signature names the segmenter, its version and its dictionary, e.g.
+``tok:fugashi(1.5.2,dict=unidic-lite-1.0.8)``. A missing package raises :class:`SegmenterMissing`
+(an ``ImportError``) naming the extra and the package; a dictionary that cannot be loaded raises
+:class:`SegmenterError`; so does a text the segmenter fails on (the message shows the text).
+Segmentation is cached per unique text (:data:`CACHE_SIZE` texts per segmenter, least recently used
+dropped), so a reference shared by many predictions is segmented once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+#: The named segmenting tokenizers.
+SEGMENTERS: Tuple[str, ...] = ("jieba", "fugashi", "thai_newmm", "burmese_syllables")
+
+#: Texts kept per segmenter in the segmentation cache.
+CACHE_SIZE = 1 << 16
+
+EXTRA = "multilingual"
+
+#: Python package (import name, distribution name) behind each segmenter.
+PACKAGES: Dict[str, Tuple[str, str]] = {
+    "jieba": ("jieba", "jieba"),
+    "fugashi": ("fugashi", "fugashi"),
+    "thai_newmm": ("pythainlp", "pythainlp"),
+}
+
+
+class SegmenterMissing(ImportError):
+    """A segmenter's package (or its dictionary package) is not installed."""
+
+
+class SegmenterError(RuntimeError):
+    """A segmenter could not be loaded (its dictionary) or failed on a text."""
+
+
+def package_version(dist: str) -> str:
+    """The installed version of a distribution, or ``unknown``."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _missing(name: str, package: str, exc: BaseException) -> SegmenterMissing:
+    return SegmenterMissing(
+        f"tokenizer={name!r} needs the package {package!r}, which is not installed ({exc}); install it with "
+        f"`pip install {package}` (or the '{EXTRA}' extra: `pip install -e \".[{EXTRA}]\"` from a clone)")
+
+
+def _text_head(text: str) -> str:
+    return repr(text[:40]) + ("..." if len(text) > 40 else "")
+
+
+# ------------------------------------------------------------------------------------------ segmenters
+class _Segmenter:
+    """One segmenter: loaded at first use, thread-safe to load, with a per-text LRU cache."""
+
+    name = ""
+
+    def __init__(self) -> None:
+        self._fn: Optional[Callable[[str], List[str]]] = None
+        self._lock = threading.Lock()
+        self._cache: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
+
+    def load(self) -> Callable[[str], List[str]]:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def fn(self) -> Callable[[str], List[str]]:
+        fn = self._fn
+        if fn is None:
+            with self._lock:
+                if self._fn is None:
+                    self._fn = self.load()
+                fn = self._fn
+        return fn
+
+    def __call__(self, text: str) -> Tuple[str, ...]:
+        """The segmenter's tokens of ``text`` (cached per unique text)."""
+        cache = self._cache
+        out = cache.get(text)
+        if out is not None:
+            try:
+                cache.move_to_end(text)
+            except KeyError:  # dropped by another thread meanwhile
+                pass
+            return out
+        fn = self.fn
+        try:
+            out = tuple(fn(text))
+        except Exception as exc:  # noqa: BLE001 - any failure of a third-party segmenter is reported
+            raise SegmenterError(
+                f"tokenizer={self.name!r}: the segmenter failed on the text {_text_head(text)} "
+                f"({type(exc).__name__}: {exc})") from exc
+        cache[text] = out
+        if len(cache) > CACHE_SIZE:
+            try:
+                cache.popitem(last=False)
+            except KeyError:
+                pass
+        return out
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+
+class JiebaSegmenter(_Segmenter):
+    name = "jieba"
+
+    def load(self) -> Callable[[str], List[str]]:
+        try:
+            import jieba
+        except ImportError as exc:
+            raise _missing(self.name, "jieba", exc) from None
+        import logging
+
+        logging.getLogger("jieba").setLevel(logging.WARNING)  # "Loading model cost ..." on every start
+        try:
+            jieba.initialize()
+        except Exception as exc:  # noqa: BLE001
+            raise SegmenterError(f"tokenizer='jieba': its dictionary could not be loaded ({exc})") from exc
+        cut = jieba.cut
+        return lambda text: list(cut(text))
+
+    def describe(self) -> str:
+        return f"jieba({package_version('jieba')},dict=default)"
+
+
+class FugashiSegmenter(_Segmenter):
+    """MeCab through fugashi with the installed UniDic (``unidic`` when its dictionary is downloaded,
+    else ``unidic-lite``), as XL-Sum calls it: ``Tagger("-O wakati -b 50000")``."""
+
+    name = "fugashi"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._dict: Optional[str] = None
+
+    def load(self) -> Callable[[str], List[str]]:
+        try:
+            from fugashi import Tagger
+        except ImportError as exc:
+            raise _missing(self.name, "fugashi", exc) from None
+        try:
+            tagger = Tagger("-O wakati -b 50000")
+        except Exception as exc:  # noqa: BLE001 - fugashi raises RuntimeError without a dictionary
+            raise SegmenterError(
+                "tokenizer='fugashi': MeCab could not load a dictionary. Install one: `pip install unidic-lite` "
+                "(included in the 'multilingual' extra), or `pip install unidic` and then `python -m unidic download`. "
+                "fugashi prefers an installed `unidic` package over unidic-lite, so a `unidic` whose dictionary was "
+                f"never downloaded also fails: download it or uninstall it ({type(exc).__name__}: "
+                f"{str(exc).strip().splitlines()[0] if str(exc).strip() else ''})") from None
+        self._dict = _dictionary_name(tagger)
+        parse = tagger.parse
+        return lambda text: parse(text).split()
+
+    def describe(self) -> str:
+        if self._dict is None:
+            self.fn  # noqa: B018 - loading tells which dictionary is used
+        return f"fugashi({package_version('fugashi')},dict={self._dict})"
+
+
+def _dictionary_name(tagger: Any) -> str:
+    """``unidic-lite-1.0.8`` / ``unidic-1.1.0`` / the file name: the dictionary MeCab loaded."""
+    try:
+        filename = tagger.dictionary_info[0]["filename"]
+    except Exception:  # noqa: BLE001
+        return "unknown"
+    for package, dist in (("unidic_lite", "unidic-lite"), ("unidic", "unidic"), ("ipadic", "ipadic")):
+        if f"/{package}/" in filename.replace("\\", "/"):
+            return f"{dist}-{package_version(dist)}"
+    return filename
+
+
+class ThaiNewmmSegmenter(_Segmenter):
+    name = "thai_newmm"
+
+    def load(self) -> Callable[[str], List[str]]:
+        try:
+            from pythainlp.tokenize import word_tokenize
+        except ImportError as exc:
+            raise _missing(self.name, "pythainlp", exc) from None
+        return lambda text: word_tokenize(text, engine="newmm")
+
+    def describe(self) -> str:
+        v = package_version("pythainlp")
+        return f"pythainlp-newmm({v},dict=pythainlp-{v})"
+
+
+# Burmese: the syllable rule of Ding, Utiyama and Sumita (ACM TALLIP 18(4), 2019), as XL-Sum applies it.
+_ASAT = "\u103a"
+_DOT_BELOW = "\u1037"
+_VIRAMA = "\u1039"  # stacks the next consonant under this one
+#: Dependent signs: they join the character before them.
+_DEPENDENT = frozenset(
+    [chr(c) for c in range(0x102B, 0x1033)] + [chr(c) for c in range(0x1036, 0x1039)]
+    + [chr(c) for c in range(0x103B, 0x103F)] + [_ASAT])
+
+
+def burmese_syllables(text: str) -> List[str]:
+    """Burmese syllables by rule, O(len(text)):
+
+    1. ZWNJ becomes a space, dot-below + asat is reordered to asat + dot-below, the text is lowercased and
+       all whitespace is removed;
+    2. each character starts a unit, and a dependent sign (vowel signs, medials, asat, ...) joins the unit
+       before it;
+    3. going left to right, a unit with an asat and fewer than 4 characters joins the unit before it (the
+       unit before it as it then is: one emptied by the previous step is filled by this one instead);
+    4. a virama standing alone joins the units on both sides.
+
+    >>> burmese_syllables("မြန်မာ")
+    ['မြန်', 'မာ']
+    """
+    text = text.replace("\u200c", " ").replace(_DOT_BELOW + _ASAT, _ASAT + _DOT_BELOW)
+    chars = "".join(text.lower().strip().split())
+    units: List[str] = []
+    for ch in chars:
+        if units and ch in _DEPENDENT:
+            units[-1] += ch
+        else:
+            units.append(ch)
+    for i in range(1, len(units)):
+        u = units[i]
+        if _ASAT in u and len(u) < 4:
+            units[i - 1] += u
+            units[i] = ""
+    joined = " ".join(u for u in units if u)
+    return joined.replace(" " + _VIRAMA + " ", _VIRAMA).split()
+
+
+class BurmeseSegmenter(_Segmenter):
+    name = "burmese_syllables"
+
+    def load(self) -> Callable[[str], List[str]]:
+        return burmese_syllables
+
+    def describe(self) -> str:
+        return "burmese_syllables(ding2019)"
+
+
+_SEGMENTERS: Dict[str, _Segmenter] = {}
+_CLASSES = {"jieba": JiebaSegmenter, "fugashi": FugashiSegmenter, "thai_newmm": ThaiNewmmSegmenter,
+            "burmese_syllables": BurmeseSegmenter}
+
+
+def raw_segmenter(name: str) -> _Segmenter:
+    """The process-wide segmenter ``name`` (one of :data:`SEGMENTERS`): call it on a text for its raw,
+    cached tokens; ``.describe()`` names it with version and dictionary; ``.fn`` loads it now (raising
+    :class:`SegmenterMissing` / :class:`SegmenterError`)."""
+    seg = _SEGMENTERS.get(name)
+    if seg is None:
+        cls = _CLASSES.get(name)
+        if cls is None:
+            raise ValueError(f"tokenizer: unknown segmenter {name!r}; allowed: {', '.join(map(repr, SEGMENTERS))}")
+        seg = _SEGMENTERS[name] = cls()
+    return seg
+
+
+# ------------------------------------------------------------------------------- named tokenizers
+def _is_word(token: str) -> bool:
+    return any(c.isalnum() for c in token)
+
+
+def words(name: str, text: str) -> List[str]:
+    """The words of ``text`` by segmenter ``name``: lowercased, spaces and punctuation dropped.
+
+    >>> words("burmese_syllables", "မြန်မာ စာ")
+    ['မြန်', 'မာ', 'စာ']
+    """
+    return [t.lower() for t in raw_segmenter(name)(text) if _is_word(t)]
+
+
+def tokenizer_function(name: str) -> Callable[[str, Any], List[str]]:
+    """The named tokenizer ``func(text, stemmer)`` of segmenter ``name``, for the text pipeline."""
+    seg = raw_segmenter(name)
+
+    def tokenize(text: str, stemmer: Any = None) -> List[str]:
+        toks = [t.lower() for t in seg(text) if _is_word(t)]
+        return stemmer.stem_all(toks) if stemmer is not None else toks
+
+    tokenize.__qualname__ = f"segment.{name}"
+    return tokenize
+
+
+def describe(name: str) -> str:
+    """The signature name of segmenter ``name``: ``jieba(0.42.1,dict=default)``. Loads the segmenter
+    (raising a clear error when it is missing)."""
+    seg = raw_segmenter(name)
+    seg.fn  # noqa: B018 - fail now, at configuration, when it is missing
+    return seg.describe()
+
+
+__all__ = ["SEGMENTERS", "SegmenterError", "SegmenterMissing", "burmese_syllables", "describe", "raw_segmenter",
+           "tokenizer_function", "words"]

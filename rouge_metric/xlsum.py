@@ -1,0 +1,623 @@
+"""The XL-Sum recipe: the ROUGE of XL-Sum's ``multilingual_rouge_scoring``, exactly, on the core scorer.
+
+XL-Sum (Hasan et al., Findings of ACL 2021), CrossSum, the mT5/mBART multilingual evaluations and HELM's
+XL-Sum scenario report the ROUGE of ``multilingual_rouge_scoring`` (PyPI ``multilingual-rouge``).
+:class:`XLSumRouge` gives its numbers bit for bit. It is a configuration of :class:`~rouge_metric.Rouge`:
+this module supplies the text pipeline; the kernels, multi-reference modes and aggregation are the core's.
+
+The pipeline of a text (rouge1...rouge9, rougeL):
+
+1. ``str.lower()``;
+2. the cleaner (BERT's ``BasicTokenizer`` as XL-Sum keeps it): control characters (Unicode C*, except tab,
+   newline and carriage return), NUL and U+FFFD are deleted; whitespace and punctuation (Unicode P*, and
+   every ASCII character that is not a letter or digit) separate words;
+3. the words, joined by single spaces, go through the language's segmenter (:data:`SEGMENTERS`: jieba for
+   Chinese, MeCab/fugashi for Japanese, pythainlp newmm for Thai, syllables for Burmese), whose tokens are
+   kept as they are, spaces included (jieba and newmm return the space between two words as a token, and
+   XL-Sum scores it);
+4. with no segmenter, or when it returns nothing: pyonmttok's ``aggressive`` tokenizer, a space around
+   every CJK ideograph, then a whitespace split;
+5. with ``use_stemmer``, tokens longer than ``min_char_length`` (3) are stemmed by the language's stemmer
+   (:data:`STEMMED_LANGUAGES`), and empty tokens are dropped.
+
+rougeLsum tokenizes each newline-separated line with steps 1, 2 and 5 only: no segmenter and no
+fallback, so a Chinese line without spaces or punctuation is one token.
+
+Languages: :data:`SEGMENTERS` and :data:`STEMMED_LANGUAGES` are the languages XL-Sum knows, and
+:data:`LANGUAGE_ALIASES` its other names. No language: no segmenter, and the stemmer is Snowball
+``porter`` (nltk's original Porter algorithm, not rouge-score's). A language it does not know is not
+stemmed; XL-Sum warns, and so does this module (once per language). ``lang="english"`` is Snowball
+English with nltk's English stopwords left unstemmed.
+
+Stemmers (all applied only to tokens longer than ``min_char_length``):
+
+* Snowball languages (:data:`SNOWBALL_LANGUAGES`): ``nltk.stem.SnowballStemmer(lang,
+  ignore_stopwords=True)``, which needs nltk's ``stopwords`` corpus installed (``python -m
+  nltk.downloader stopwords`` or ``$NLTK_DATA``; nothing is downloaded at run time); the signature names
+  the list by digest;
+* Hindi: the suffix list of Ramanathan and Rao (2003), the longest suffix first;
+* Turkish: the ``TurkishStemmer`` package;
+* Bengali: the rule-based stemmer of Rafi Kamal (2014), whose rules live in the MIT-licensed file
+  ``common.rules`` of ``bengali-stemmer`` (github.com/abhik1505040/bengali-stemmer). It is not on PyPI
+  and this package does not ship it: give its path (``bengali_rules=`` or
+  ``$ROUGE_METRIC_BENGALI_RULES``) or install ``bengali-stemmer`` from its repository; the signature names
+  the file by digest.
+
+This module is one file over 400 lines because the recipe is one table (languages, aliases, segmenters,
+stemmers) and one pipeline that must agree with each other line for line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+import unicodedata
+import warnings
+from collections import OrderedDict
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from . import segment
+from .config import DEFAULT_ROUGE_TYPES, as_type_names
+from .result import CorpusResult, Score
+from .scoring import Rouge
+from .text import register_tokenizer
+
+#: Other names of languages (XL-Sum's ``SPECIAL_LANGID_CONVERSION_MAP``).
+LANGUAGE_ALIASES: Dict[str, str] = {
+    "bangla": "bengali",
+    "turkce": "turkish",
+    "chinese_simplified": "chinese",
+    "chinese_traditional": "chinese",
+    "mundo": "spanish",
+}
+
+#: Languages with a word segmenter, and the segmenter (:mod:`rouge_metric.segment`).
+SEGMENTERS: Dict[str, str] = {
+    "chinese": "jieba",
+    "japanese": "fugashi",
+    "thai": "thai_newmm",
+    "burmese": "burmese_syllables",
+}
+
+#: nltk's Snowball languages (``SnowballStemmer.languages``, nltk 3.8 to 3.10), ``porter`` included.
+SNOWBALL_LANGUAGES: Tuple[str, ...] = (
+    "arabic", "danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian",
+    "norwegian", "porter", "portuguese", "romanian", "russian", "spanish", "swedish",
+)
+
+#: Languages with a stemmer.
+STEMMED_LANGUAGES: Tuple[str, ...] = ("bengali", "turkish", "hindi") + SNOWBALL_LANGUAGES
+
+#: Every language name XL-Sum's scorer knows (aliases included).
+LANGUAGES: Tuple[str, ...] = tuple(sorted(set(SEGMENTERS) | set(STEMMED_LANGUAGES) | set(LANGUAGE_ALIASES)))
+
+#: The rouge types of XL-Sum's scorer.
+ROUGE_TYPES_HELP = "rouge1 ... rouge9, rougeL, rougeLsum"
+_TYPE_RE = re.compile(r"^rouge([1-9]|L|Lsum)$")
+
+#: Environment variable naming the Bengali stemmer's ``common.rules``.
+BENGALI_RULES_ENV = "ROUGE_METRIC_BENGALI_RULES"
+
+EXTRA = "multilingual"
+
+#: Tokens longer than this are stemmed (XL-Sum's ``min_char_length`` default).
+MIN_CHAR_LENGTH = 3
+
+
+def canonical_language(lang: Optional[str]) -> Optional[str]:
+    """XL-Sum's language after its aliases (``"bangla"`` -> ``"bengali"``); ``None`` and ``""`` are no
+    language.
+
+    >>> canonical_language("mundo"), canonical_language("hindi"), canonical_language("")
+    ('spanish', 'hindi', None)
+    """
+    if not lang:
+        return None
+    return LANGUAGE_ALIASES.get(lang, lang)
+
+
+# ------------------------------------------------------------------------------------------ cleaner
+class _CleanTable(dict):
+    """``str.translate`` table of the cleaner, filled per code point at first sight: deleted characters map
+    to None, separators to a space, the others to themselves."""
+
+    def __missing__(self, cp: int) -> Optional[int]:
+        ch = chr(cp)
+        cat = unicodedata.category(ch)
+        if ch in "\t\n\r" or cat == "Zs" or cat[0] == "P" or (cp < 128 and 32 < cp < 127 and not ch.isalnum()):
+            out: Optional[int] = 32
+        elif cat[0] == "C" or cp == 0xFFFD:
+            out = None
+        else:
+            out = cp
+        self[cp] = out
+        return out
+
+
+_CLEAN_TABLE = _CleanTable()
+
+
+def clean_words(text: str) -> List[str]:
+    """The words of XL-Sum's cleaner (it does not lowercase): control characters deleted, whitespace and
+    punctuation separate words. O(len(text)).
+
+    >>> clean_words("Hello, world! «Привет» 3.14 e-mail\\x00s")
+    ['Hello', 'world', 'Привет', '3', '14', 'e', 'mails']
+    """
+    return text.translate(_CLEAN_TABLE).split()
+
+
+_CJK_RE = re.compile("([\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f\U0002b740-\U0002b81f"
+                     "\U0002b820-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f])")
+
+
+class _Fallback:
+    """pyonmttok's ``aggressive`` tokenizer, then CJK ideographs apart, then a whitespace split."""
+
+    def __init__(self) -> None:
+        try:
+            import pyonmttok
+        except ImportError as exc:
+            raise segment.SegmenterMissing(
+                f"the XL-Sum recipe needs the package 'pyonmttok' (XL-Sum's tokenizer of unsegmented text), which "
+                f"is not installed ({exc}); install it with `pip install pyonmttok` (or the "
+                f"'{EXTRA}' extra: `pip install -e \".[{EXTRA}]\"` from a clone)") from None
+        self._tokenize = pyonmttok.Tokenizer("aggressive").tokenize
+        self.name = f"pyonmttok-aggressive({segment.package_version('pyonmttok')})"
+
+    def __call__(self, text: str) -> List[str]:
+        return _CJK_RE.sub(r" \1 ", " ".join(self._tokenize(text)[0])).split()
+
+
+# ----------------------------------------------------------------------------------------- stemmers
+#: Hindi suffixes by length (Ramanathan and Rao, "A Lightweight Stemmer for Hindi", EACL 2003 workshop),
+#: as XL-Sum strips them: the first suffix of the longest length L with len(token) > L + 1.
+HINDI_SUFFIXES: Dict[int, Tuple[str, ...]] = {
+    5: ("ाएंगी", "ाएंगे", "ाऊंगी", "ाऊंगा", "ाइयाँ", "ाइयों", "ाइयां"),
+    4: ("ाएगी", "ाएगा", "ाओगी", "ाओगे", "एंगी", "ेंगी", "एंगे", "ेंगे", "ूंगी", "ूंगा", "ातीं", "नाओं", "नाएं",
+        "ताओं", "ताएं", "ियाँ", "ियों", "ियां"),
+    3: ("ाकर", "ाइए", "ाईं", "ाया", "ेगी", "ेगा", "ोगी", "ोगे", "ाने", "ाना", "ाते", "ाती", "ाता", "तीं", "ाओं",
+        "ाएं", "ुओं", "ुएं", "ुआं"),
+    2: ("कर", "ाओ", "िए", "ाई", "ाए", "ने", "नी", "ना", "ते", "ीं", "ती", "ता", "ाँ", "ां", "ों", "ें"),
+    1: ("ो", "े", "ू", "ु", "ी", "ि", "ा"),
+}
+
+
+def hindi_stem(token: str) -> str:
+    """Strip one Hindi suffix, longest first.
+
+    >>> hindi_stem("लड़कियों"), hindi_stem("खाना")
+    ('लड़क', 'खा')
+    """
+    for length in (5, 4, 3, 2, 1):
+        if len(token) > length + 1 and token.endswith(HINDI_SUFFIXES[length]):
+            return token[:-length]
+    return token
+
+
+class BengaliRules:
+    """Rafi Kamal's rule-based Bengali stemmer over a ``common.rules`` text.
+
+    The rules are groups in braces, one suffix per line (``#`` starts a comment, whitespace is ignored);
+    ``suffix -> replacement`` rewrites the suffix position by position (``.`` keeps the character). A word
+    is checked against each group in order: the first suffix of the group that ends the word is replaced
+    (a rule with a replacement) or removed when the rest keeps a character that is not a vowel sign; then
+    the next group.
+    """
+
+    _VOWEL_SIGNS = frozenset("\u09be\u09bf\u09c0\u09c7\u09c1\u09c2\u09cb")
+
+    def __init__(self, text: str) -> None:
+        lines: List[str] = []
+        self.replace: Dict[str, str] = {}
+        for raw in text.splitlines():
+            line = re.sub(r"#.*", "", re.sub(r"\s", "", raw))
+            if not line:
+                continue
+            if "->" in line:
+                parts = line.split("->")
+                if len(parts) != 2:
+                    continue  # a line with two arrows is not a rule
+                line = parts[0]
+                if parts[1]:
+                    self.replace[line] = parts[1]
+                if not line:
+                    continue
+            lines.append(line)
+        self.groups: List[List[str]] = []
+        i = 0
+        while i < len(lines):
+            if lines[i] == "{":
+                group: List[str] = []
+                i += 1
+                while i < len(lines) and lines[i] != "}":
+                    group.append(lines[i])
+                    i += 1
+                self.groups.append(group)
+            i += 1
+
+    def _keeps_letter(self, stem: str) -> bool:
+        return any(c not in self._VOWEL_SIGNS for c in stem)
+
+    def __call__(self, word: str) -> str:
+        for group in self.groups:
+            for suffix in group:
+                if not word.endswith(suffix):
+                    continue
+                at = len(word) - len(suffix)
+                rule = self.replace.get(suffix)
+                if rule is not None:
+                    chars = list(word)
+                    for k, r in enumerate(rule):
+                        if r != ".":
+                            chars[at + k] = r  # IndexError past the word's end, as the original stemmer
+                    word = "".join(chars[:at + len(rule)])
+                elif self._keeps_letter(word[:at]):
+                    word = word[:at]
+                break
+        return word
+
+
+def find_bengali_rules(path: Any = None) -> str:
+    """The path of ``common.rules``: ``path``, else ``$ROUGE_METRIC_BENGALI_RULES``, else an installed
+    ``bengali_stemmer`` (or ``multilingual_rouge``) package that has the file; else LookupError naming
+    what is missing."""
+    if path is not None:
+        path = os.fspath(path)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"bengali_rules: no file {path!r}; give the path of bengali-stemmer's common.rules")
+        return path
+    env = os.environ.get(BENGALI_RULES_ENV)
+    if env:
+        if not os.path.isfile(env):
+            raise FileNotFoundError(f"${BENGALI_RULES_ENV}={env!r} is not a file; give the path of common.rules")
+        return env
+    from importlib.util import find_spec
+
+    for package, sub in (("bengali_stemmer", "rafikamal2014"), ("multilingual_rouge", "bengali_stemmer")):
+        try:
+            spec = find_spec(package)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None and spec.submodule_search_locations:
+            for folder in spec.submodule_search_locations:
+                candidate = os.path.join(folder, sub, "common.rules")
+                if os.path.isfile(candidate):
+                    return candidate
+    raise LookupError(
+        "lang='bengali' with use_stemmer=True needs the Bengali stemmer's rules file common.rules (MIT, "
+        "github.com/abhik1505040/bengali-stemmer), which rouge_metric does not ship and never downloads: "
+        f"give its path as bengali_rules= or in ${BENGALI_RULES_ENV}, or install bengali-stemmer from its "
+        "repository; or use use_stemmer=False")
+
+
+def _snowball(lang: str) -> Tuple[Callable[[str], str], str]:
+    from importlib import metadata
+
+    from nltk.stem import SnowballStemmer
+
+    if lang == "porter":
+        return SnowballStemmer("porter").stem, f"snowball-porter(nltk-{metadata.version('nltk')})"
+    try:
+        stemmer = SnowballStemmer(lang, ignore_stopwords=True)
+        from nltk.corpus import stopwords
+
+        words = stopwords.words(lang)
+    except LookupError:
+        raise LookupError(
+            f"lang={lang!r} with use_stemmer=True is XL-Sum's Snowball stemmer with ignore_stopwords=True, which "
+            "needs nltk's 'stopwords' corpus; it is not installed. Install it with `python -m nltk.downloader "
+            "stopwords` or point $NLTK_DATA at a copy (rouge_metric never downloads data)") from None
+    digest = hashlib.sha256("\n".join(sorted(set(words))).encode("utf-8")).hexdigest()[:8]
+    return stemmer.stem, f"snowball-{lang}(nltk-{metadata.version('nltk')},stop=nltk:{digest}(n={len(set(words))}))"
+
+
+def language_stemmer(lang: Optional[str], bengali_rules: Any = None) -> Tuple[Optional[Callable[[str], str]], str]:
+    """``(stem function, signature name)`` of XL-Sum's stemmer for ``lang`` (canonical), or ``(None,
+    "none")`` for a language without one."""
+    if lang is None:
+        return _snowball("porter")
+    if lang in SNOWBALL_LANGUAGES:
+        return _snowball(lang)
+    if lang == "hindi":
+        return hindi_stem, "hindi-suffixes(ramanathan2003)"
+    if lang == "turkish":
+        try:
+            from TurkishStemmer import TurkishStemmer
+        except ImportError as exc:
+            raise segment.SegmenterMissing(
+                f"lang='turkish' with use_stemmer=True needs the package 'TurkishStemmer', which is not installed "
+                f"({exc}); install it with `pip install TurkishStemmer` (or the '{EXTRA}' extra: `pip install -e \".[{EXTRA}]\"`)"
+            ) from None
+        return TurkishStemmer().stem, f"turkishstemmer({segment.package_version('TurkishStemmer')})"
+    if lang == "bengali":
+        path = find_bengali_rules(bengali_rules)
+        with open(path, "rb") as f:
+            data = f.read()
+        digest = hashlib.sha256(data).hexdigest()[:8]
+        return BengaliRules(data.decode("utf-8")), f"rafi(rules=sha256:{digest})"
+    return None, "none"
+
+
+# ------------------------------------------------------------------------------------------ pipeline
+class XLSumTokenizer:
+    """XL-Sum's text pipeline for one setting (language, stemmer, minimum length): :meth:`tokens` for
+    rouge1...rouge9 and rougeL, :meth:`line_tokens` for each rougeLsum line. Tokens before stemming are
+    cached per unique text, stems per token."""
+
+    def __init__(self, lang: Optional[str] = None, use_stemmer: bool = False, *,
+                 callable_tokenizer: Optional[Callable[[str], Sequence[str]]] = None,
+                 callable_stemmer: Optional[Callable[[str], str]] = None, min_char_length: Optional[int] = None,
+                 bengali_rules: Any = None) -> None:
+        if not use_stemmer:
+            for arg, value in (("callable_stemmer", callable_stemmer), ("min_char_length", min_char_length),
+                               ("bengali_rules", bengali_rules)):
+                if value is not None:
+                    raise ValueError(f"{arg}: only used with use_stemmer=True (XL-Sum's scorer ignores it without "
+                                     f"stemming); got {arg}={value!r} with use_stemmer={use_stemmer!r}")
+        if min_char_length is None:
+            min_char_length = MIN_CHAR_LENGTH
+        if lang is not None and not isinstance(lang, str):
+            raise TypeError(f"lang: expected a language name (str) or None, got {type(lang).__name__}")
+        if isinstance(min_char_length, bool) or not isinstance(min_char_length, int):
+            raise TypeError(f"min_char_length: expected an integer, got {type(min_char_length).__name__} "
+                            f"{min_char_length!r}")
+        for arg, value in (("callable_tokenizer", callable_tokenizer), ("callable_stemmer", callable_stemmer)):
+            if value is not None and not callable(value):
+                raise TypeError(f"{arg}: expected a callable or None, got {type(value).__name__}")
+        self.lang = canonical_language(lang)
+        self.min_char_length = min_char_length
+        self.fallback = _Fallback()
+        if callable_tokenizer is not None:
+            self.segmenter: Optional[Callable[[str], Sequence[str]]] = _checked_callable(callable_tokenizer)
+            seg_name = "custom(" + getattr(callable_tokenizer, "__qualname__", type(callable_tokenizer).__qualname__) + ")"
+        elif self.lang in SEGMENTERS:
+            seg = segment.raw_segmenter(SEGMENTERS[self.lang])
+            seg_name = segment.describe(seg.name)
+            self.segmenter = seg
+        else:
+            self.segmenter, seg_name = None, "none"
+        self.stem: Optional[Callable[[str], str]] = None
+        stem_name = "none"
+        if use_stemmer:
+            if callable_stemmer is not None:
+                self.stem = callable_stemmer
+                stem_name = "custom(" + getattr(callable_stemmer, "__qualname__",
+                                                type(callable_stemmer).__qualname__) + ")"
+            else:
+                self.stem, stem_name = language_stemmer(self.lang, bengali_rules)
+                if self.stem is None:
+                    _warn_unstemmed(self.lang)
+        self.description = (f"xlsum(lang={self.lang or 'none'},seg={seg_name},fallback={self.fallback.name},"
+                            f"stem={stem_name}" + (f",min={min_char_length}" if self.stem is not None else "") + ")")
+        self._cache: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
+        self._line_cache: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
+        self._stems: Dict[str, str] = {}
+
+    def _segment(self, text: str) -> Tuple[str, ...]:
+        cache = self._cache
+        out = cache.get(text)
+        if out is not None:
+            return out
+        cleaned = " ".join(clean_words(text.lower().strip()))
+        tokens: Sequence[str] = self.segmenter(cleaned) if self.segmenter is not None else ()
+        if not tokens and cleaned:
+            tokens = self.fallback(cleaned)
+        out = tuple(tokens)
+        cache[text] = out
+        if len(cache) > segment.CACHE_SIZE:
+            try:
+                cache.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
+                pass
+        return out
+
+    def _stemmed(self, tokens: Sequence[str]) -> List[str]:
+        stem = self.stem
+        if stem is None:
+            return [t for t in tokens if t]
+        stems = self._stems
+        min_len = self.min_char_length
+        out = []
+        for t in tokens:
+            if len(t) > min_len:
+                s = stems.get(t)
+                if s is None:
+                    s = stems[t] = stem(t)
+                t = s
+            if t:
+                out.append(t)
+        return out
+
+    def tokens(self, text: str, _stemmer: Any = None) -> List[str]:
+        """Tokens of a whole text (rouge1...rouge9, rougeL)."""
+        return self._stemmed(self._segment(text))
+
+    def line_tokens(self, line: str, _stemmer: Any = None) -> List[str]:
+        """Tokens of one rougeLsum line: cleaner and stemmer only."""
+        cache = self._line_cache
+        words = cache.get(line)
+        if words is None:
+            words = cache[line] = tuple(clean_words(line.lower()))
+            if len(cache) > segment.CACHE_SIZE:
+                try:
+                    cache.popitem(last=False)
+                except KeyError:  # emptied by another thread meanwhile
+                    pass
+        return self._stemmed(words)
+
+
+def _checked_callable(func: Callable[[str], Sequence[str]]) -> Callable[[str], Sequence[str]]:
+    """A user's segmenter whose failures name it and the text (the recipe adds the index)."""
+
+    def run(text: str) -> Sequence[str]:
+        try:
+            out = func(text)
+        except Exception as exc:  # noqa: BLE001 - reported with the text it failed on
+            raise segment.SegmenterError(
+                f"callable_tokenizer failed on the text {text[:40]!r} ({type(exc).__name__}: {exc})") from exc
+        if isinstance(out, str) or not isinstance(out, (list, tuple)):
+            raise TypeError(f"callable_tokenizer: expected a list of str, got {type(out).__name__}")
+        return out
+
+    return run
+
+
+_SHARED: Dict[Any, Tuple[XLSumTokenizer, str]] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _key_part(obj: Any) -> Any:
+    if obj is None:
+        return None
+    try:
+        hash(obj)
+        return obj
+    except TypeError:
+        return ("id", id(obj))
+
+
+def xlsum_tokenizer(lang: Optional[str] = None, use_stemmer: bool = False, **settings: Any) -> Tuple[XLSumTokenizer, str]:
+    """The process-wide :class:`XLSumTokenizer` of these settings and its registered tokenizer name (one per
+    setting: scorers with the same settings share the caches)."""
+    if use_stemmer and canonical_language(lang) == "bengali" and settings.get("callable_stemmer") is None:
+        settings["bengali_rules"] = find_bengali_rules(settings.get("bengali_rules"))  # the file in use is the key
+    key = (canonical_language(lang) if isinstance(lang, str) or lang is None else ("bad", id(lang)), bool(use_stemmer),
+           tuple(sorted((k, _key_part(v) if k.startswith("callable") else repr(v)) for k, v in settings.items())))
+    with _SHARED_LOCK:
+        hit = _SHARED.get(key)
+        if hit is None:
+            tok = XLSumTokenizer(lang, use_stemmer, **settings)
+            name = f"xlsum#{len(_SHARED)}"
+            register_tokenizer(name, tok.tokens, sentence_func=tok.line_tokens, describe=lambda d=tok.description: d)
+            hit = _SHARED[key] = (tok, name)
+    return hit
+
+
+_WARNED: set = set()
+
+
+def _warn_unstemmed(lang: Optional[str]) -> None:
+    if lang in _WARNED:
+        return
+    _WARNED.add(lang)
+    warnings.warn(
+        f"lang={lang!r}: XL-Sum's scorer has no stemmer for this language, so its tokens are not stemmed "
+        f"(the same numbers as XL-Sum). Languages with a stemmer: {', '.join(STEMMED_LANGUAGES)}; "
+        f"other known names: {', '.join(sorted(set(SEGMENTERS) | set(LANGUAGE_ALIASES)))}",
+        UserWarning, stacklevel=4)
+
+
+# --------------------------------------------------------------------------------------- the recipe
+_REFUSED = ("tokenizer", "use_stemmer", "stopwords", "sentence_splitter", "rouge_types", "config")
+
+
+class XLSumRouge:
+    """XL-Sum's ``RougeScorer(rouge_types, use_stemmer=..., lang=...)`` on the core scorer.
+
+    ``score(target, prediction)`` keeps XL-Sum's argument order and returns ``{type: Score}``;
+    :meth:`compute` scores a corpus with the core's multi-reference modes (``multi_ref="max"``: per type,
+    the reference with the highest F, first on ties) and aggregation; ``options`` are the other
+    :class:`~rouge_metric.RougeConfig` settings (``multi_ref``, ``aggregation``, ``seed``, ...). It needs
+    the ``multilingual`` extra (pyonmttok, and the segmenter of the language)::
+
+        scorer = XLSumRouge(["rouge1", "rougeL"], use_stemmer=True, lang="hindi")
+        scorer.score("नमस्ते दुनिया", "नमस्ते भारत")["rouge1"].fmeasure   # 0.5
+    """
+
+    def __init__(self, rouge_types: Any = DEFAULT_ROUGE_TYPES, use_stemmer: bool = False, lang: Optional[str] = None,
+                 *, callable_tokenizer: Optional[Callable[[str], Sequence[str]]] = None,
+                 callable_stemmer: Optional[Callable[[str], str]] = None, min_char_length: Optional[int] = None,
+                 bengali_rules: Any = None, backend: Optional[str] = None, num_threads: Optional[int] = None,
+                 **options: Any) -> None:
+        types = as_type_names(rouge_types)
+        for i, t in enumerate(types):
+            if not isinstance(t, str) or not _TYPE_RE.match(t):
+                raise ValueError(f"rouge_types[{i}]: {t!r} is not a rouge type of XL-Sum's scorer; allowed: "
+                                 f"{ROUGE_TYPES_HELP}")
+        for arg in _REFUSED:
+            if arg in options:
+                raise ValueError(f"{arg}: set by the XL-Sum recipe; use lang=, use_stemmer=, callable_tokenizer=, "
+                                 "callable_stemmer= and min_char_length= instead")
+        if not isinstance(use_stemmer, bool):
+            raise TypeError(f"use_stemmer: expected True or False, got {type(use_stemmer).__name__} {use_stemmer!r}")
+        self._settings = dict(rouge_types=types, use_stemmer=use_stemmer, lang=lang,
+                              callable_tokenizer=callable_tokenizer, callable_stemmer=callable_stemmer,
+                              min_char_length=min_char_length, bengali_rules=bengali_rules, backend=backend,
+                              num_threads=num_threads, **options)
+        self.tokenizer, name = xlsum_tokenizer(lang, use_stemmer, callable_tokenizer=callable_tokenizer,
+                                               callable_stemmer=callable_stemmer, min_char_length=min_char_length,
+                                               bengali_rules=bengali_rules)
+        self.rouge = Rouge(types, tokenizer=name, sentence_splitter="newline", backend=backend,
+                           num_threads=num_threads, **options)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return dict(self._settings)
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        state = dict(state)
+        self.__init__(state.pop("rouge_types"), **state)  # type: ignore[misc]
+
+    def __repr__(self) -> str:
+        return f"XLSumRouge({self.signature()!r})"
+
+    @property
+    def rouge_types(self) -> Tuple[str, ...]:
+        return self.rouge.rouge_types
+
+    def signature(self) -> str:
+        """The core signature, whose ``tok:xlsum(...)`` names language, segmenter, fallback and stemmer."""
+        return self.rouge.signature()
+
+    def score(self, target: str, prediction: str) -> Dict[str, Score]:
+        """XL-Sum's ``score(target, prediction)``: ``{type: Score}``."""
+        return self._guard(lambda: self.rouge.score(prediction=prediction, references=target),
+                           [prediction], [target])
+
+    def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
+        """Per type, the score of the target with the highest F (the first on ties)."""
+        return self._guard(lambda: self.rouge.score(prediction=prediction, references=list(targets)),
+                           [prediction], [list(targets)])
+
+    def score_examples(self, *, predictions: Sequence[str], references: Sequence[Any]) -> List[Dict[str, Score]]:
+        """Per-example scores (``references[i]``: a string or a list of strings)."""
+        return self._guard(lambda: self.rouge.score_examples(predictions=predictions, references=references),
+                           predictions, references)
+
+    def compute(self, *, predictions: Sequence[str], references: Sequence[Any],
+                return_per_example: bool = False) -> CorpusResult:
+        """Corpus scores: the exact mean of per-example P/R/F (a bootstrap with ``aggregation="bootstrap"``)."""
+        return self._guard(lambda: self.rouge.compute(predictions=predictions, references=references,
+                                                      return_per_example=return_per_example),
+                           predictions, references)
+
+    def _guard(self, run: Callable[[], Any], predictions: Sequence[Any], references: Sequence[Any]) -> Any:
+        """Run; when a segmenter fails, find and name the first text it fails on."""
+        try:
+            return run()
+        except segment.SegmenterError as exc:
+            where = self._failing_text(predictions, references)
+            if where is None:
+                raise
+            raise segment.SegmenterError(f"{where}: {exc}") from exc
+
+    def _failing_text(self, predictions: Sequence[Any], references: Sequence[Any]) -> Optional[str]:
+        tok = self.tokenizer
+        for i, (p, refs) in enumerate(zip(predictions, references)):
+            items = [(f"predictions[{i}]", p)]
+            if isinstance(refs, str):
+                items.append((f"references[{i}]", refs))
+            else:
+                items.extend((f"references[{i}][{j}]", r) for j, r in enumerate(refs))
+            for where, text in items:
+                try:
+                    tok.tokens(text)
+                except segment.SegmenterError:
+                    return where
+        return None
+
+
+__all__ = ["LANGUAGES", "LANGUAGE_ALIASES", "SEGMENTERS", "SNOWBALL_LANGUAGES", "STEMMED_LANGUAGES", "BengaliRules",
+           "XLSumRouge", "XLSumTokenizer", "canonical_language", "clean_words", "hindi_stem"]

@@ -1,0 +1,428 @@
+// The native core's kernels against textbook dynamic programming and brute force, in plain C++: no
+// Python, no pybind11. It includes the core headers of rouge_metric/_native_src (every one but the
+// binding layer's py_*.hpp), so it also proves that they compile without Python.h.
+//
+//   c++ -std=c++17 -O1 -ffp-contract=off -pthread -I rouge_metric/_native_src -I DIR
+//       tests/cpp/kernels_check.cpp -o kernels_check && ./kernels_check [seed [rounds]]
+//
+// (DIR holds the generated lower_table.h: python rouge_metric/_native_src/gen_lower_table.py DIR/lower_table.h.)
+// tests/test_native_cpp.py builds and runs it; tools/sanitize.py runs it under the sanitizers.
+//
+// Checked, on random token sequences (lengths from 0 to several 64-bit words, alphabets from 1 to 1,000
+// tokens: small ones make many ties), each under the default memory limits and under tiny ones
+// (sparse match masks, DP rows recomputed from checkpoints):
+// - rougeL: lcs_len against the O(mn) LCS table; lcs_mark against rouge-score's lcs_ind backtrack;
+// - rougeLsum: union_lcs against rouge-score's _summary_level_lcs (union of lcs_ind per reference
+//   sentence over the prediction sentences, clipped by token counts), short and long references;
+// - rougeW: wlcs against ROUGE-1.5.5's full weighted-LCS table and traceback (core_py.wlcs_overlap);
+// - ROUGE-N: ngram_hits against clipped counts of every n-gram;
+// - ROUGE-S/SU: skip_hits against every pair within the skip distance (and the SU unigrams);
+// - the workspace is left clean (its dense arrays zeroed) after every kernel call;
+// - a text batch (Vocab + Scorer::batch, with an external stemmer for some words) gives the same
+//   values on 1 and 3 threads as Scorer::score_pair one example at a time.
+// Exit status 0 when every check passed; else 1, with the first mismatches printed.
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "batch.hpp"
+#include "common.hpp"
+#include "ids.hpp"
+#include "kernels_lcs.hpp"
+#include "kernels_ngram.hpp"
+#include "kernels_wlcs.hpp"
+#include "scoring.hpp"
+#include "vocab.hpp"
+#include "workspace.hpp"
+#include "wpow.hpp"
+
+#if defined(Py_PYTHON_H) || defined(PYBIND11_VERSION_MAJOR)
+#error "a core header of rouge_metric/_native_src includes Python.h or pybind11: only py_*.hpp and bindings.cpp may"
+#endif
+
+using namespace rouge;
+using Tokens = std::vector<int32_t>;
+using Sents = std::vector<Tokens>;
+
+namespace {
+
+int failures = 0;
+long checks = 0;
+
+void fail(const char* what, const std::string& detail) {
+    if (++failures <= 20) std::fprintf(stderr, "MISMATCH %s: %s\n", what, detail.c_str());
+}
+
+template <class T>
+void expect_eq(const char* what, const T& got, const T& want, const std::string& where) {
+    ++checks;
+    if (!(got == want)) fail(what, where);
+}
+
+std::string show(const Tokens& t) {
+    std::string s = "[";
+    for (size_t i = 0; i < t.size(); ++i) s += (i ? "," : "") + std::to_string(t[i]);
+    return s + "]";
+}
+std::string show(const Sents& ss) {
+    std::string s = "{";
+    for (const Tokens& t : ss) s += show(t);
+    return s + "}";
+}
+
+// ------------------------------------------------------------------------------- textbook oracles
+// The LCS table, L[i][j] = LCS of a[0, i) and b[0, j). O(mn).
+std::vector<std::vector<int>> lcs_table(const Tokens& a, const Tokens& b) {
+    std::vector<std::vector<int>> L(a.size() + 1, std::vector<int>(b.size() + 1, 0));
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j)
+            L[i][j] = a[i - 1] == b[j - 1] ? L[i - 1][j - 1] + 1 : std::max(L[i - 1][j], L[i][j - 1]);
+    return L;
+}
+
+// rouge-score's lcs_ind(ref, can): the backtrack that takes a match diagonally, else left when
+// L[i][j-1] > L[i-1][j], else up. Indices into ref, increasing.
+std::vector<size_t> lcs_ind(const Tokens& ref, const Tokens& can) {
+    auto L = lcs_table(ref, can);
+    std::vector<size_t> out;
+    size_t i = ref.size(), j = can.size();
+    while (i > 0 && j > 0) {
+        if (ref[i - 1] == can[j - 1]) {
+            out.insert(out.begin(), i - 1);
+            --i, --j;
+        } else if (L[i][j - 1] > L[i - 1][j]) {
+            --j;
+        } else {
+            --i;
+        }
+    }
+    return out;
+}
+
+// rouge-score's _summary_level_lcs: (hits, prediction tokens, reference tokens).
+std::tuple<int64_t, int64_t, int64_t> union_lcs_oracle(const Sents& ref, const Sents& pred) {
+    std::map<int32_t, int> cr, cc;
+    int64_t m = 0, n = 0, hits = 0;
+    for (const Tokens& s : ref)
+        for (int32_t t : s) ++cr[t], ++m;
+    for (const Tokens& s : pred)
+        for (int32_t t : s) ++cc[t], ++n;
+    if (!m || !n) return {0, n, m};
+    for (const Tokens& r : ref) {
+        std::set<size_t> uni;
+        for (const Tokens& c : pred)
+            for (size_t i : lcs_ind(r, c)) uni.insert(i);
+        for (size_t i : uni) {
+            int32_t t = r[i];
+            if (cc[t] > 0 && cr[t] > 0) ++hits, --cc[t], --cr[t];
+        }
+    }
+    return {hits, n, m};
+}
+
+// ROUGE-1.5.5's weighted LCS (core_py._wlcs_mark): the full tables C (score), K (run length) and
+// B (1 diagonal, 2 up, 3 left), then the traceback marking the reference positions on the path.
+void wlcs_mark_oracle(const Tokens& r, const Tokens& c, const std::vector<double>& powk, std::vector<int>& mask) {
+    size_t m = r.size(), n = c.size();
+    std::vector<std::vector<double>> C(m + 1, std::vector<double>(n + 1, 0.0));
+    std::vector<std::vector<int>> K(m + 1, std::vector<int>(n + 1, 0)), B(m + 1, std::vector<int>(n + 1, 0));
+    for (size_t i = 1; i <= m; ++i)
+        for (size_t j = 1; j <= n; ++j) {
+            if (r[i - 1] == c[j - 1]) {
+                int k = K[i - 1][j - 1];
+                C[i][j] = C[i - 1][j - 1] + powk[k + 1] - powk[k];
+                K[i][j] = k + 1;
+                B[i][j] = 1;
+            } else if (C[i - 1][j] >= C[i][j - 1]) {
+                C[i][j] = C[i - 1][j];
+                B[i][j] = 2;
+            } else {
+                C[i][j] = C[i][j - 1];
+                B[i][j] = 3;
+            }
+        }
+    size_t i = m, j = n;
+    while (i > 0 && j > 0) {
+        if (B[i][j] == 1) {
+            mask[i - 1] = 1;
+            --i, --j;
+        } else if (B[i][j] == 2) {
+            --i;
+        } else {
+            --j;
+        }
+    }
+}
+
+// core_py.wlcs_overlap: (hit, pred_total, ref_total, select).
+Stats wlcs_oracle(const Sents& ref, const Sents& pred, double f) {
+    size_t n = 0, maxlen = 0;
+    for (const Tokens& s : pred) n += s.size();
+    maxlen = n;
+    for (const Tokens& r : ref) maxlen = std::max(maxlen, r.size());
+    std::vector<double> powk;
+    for (size_t k = 0; k <= maxlen + 1; ++k) powk.push_back(wpow((double)k, f));
+    double base = 0.0;
+    for (const Tokens& r : ref) base += powk[r.size()];
+    std::map<int32_t, int> cr, cc;
+    for (const Tokens& s : ref)
+        for (int32_t t : s) ++cr[t];
+    for (const Tokens& s : pred)
+        for (int32_t t : s) ++cc[t];
+    double hit = 0.0;
+    for (const Tokens& r : ref) {
+        size_t L = r.size();
+        if (!L) continue;
+        std::vector<int> mask(L, 0);
+        for (const Tokens& c : pred)
+            if (!c.empty()) wlcs_mark_oracle(r, c, powk, mask);
+        int64_t run = 0;
+        for (size_t p = 0; p < L; ++p) {
+            int32_t t = r[p];
+            if (mask[p] && cr[t] > 0 && cc[t] > 0) {
+                ++run;
+                if (p + 1 < L) {
+                    if (mask[p + 1] == 0) hit += powk[run], run = 0;
+                } else {
+                    hit += powk[run], run = 0;
+                }
+                --cr[t], --cc[t];
+            }
+        }
+    }
+    Stats s;
+    s.hit = hit;
+    s.pt = wpow((double)n, f);
+    s.rt = wpow(base, f);
+    s.sel = base > 0 ? wpow(hit / base, 1.0 / f) : 0.0;
+    return s;
+}
+
+// Clipped n-gram hits: sum over n-grams of min(count in P, count in R).
+int64_t ngram_oracle(const Tokens& P, const Tokens& R, int n) {
+    std::map<Tokens, int> cp, cr;
+    for (size_t i = 0; i + n <= P.size(); ++i) ++cp[Tokens(P.begin() + i, P.begin() + i + n)];
+    for (size_t i = 0; i + n <= R.size(); ++i) ++cr[Tokens(R.begin() + i, R.begin() + i + n)];
+    int64_t hit = 0;
+    for (auto& kv : cp) {
+        auto it = cr.find(kv.first);
+        if (it != cr.end()) hit += std::min(kv.second, it->second);
+    }
+    return hit;
+}
+
+// ROUGE-1.5.5's createSkipBigram: pairs (t[i], t[j]) with 1 <= j - i <= skip + 1 (any when skip < 0);
+// with unigrams, (t[i]) for every position but the last. Keys (a, b, is_pair).
+using SkipKey = std::tuple<int32_t, int32_t, int>;
+std::map<SkipKey, int> skip_counts(const Tokens& t, int skip, bool uni, int64_t& total) {
+    std::map<SkipKey, int> c;
+    total = 0;
+    if (t.size() < 2) return c;
+    for (size_t i = 0; i + 1 < t.size(); ++i) {
+        for (size_t j = i + 1; j < t.size(); ++j)
+            if (skip < 0 || (int64_t)(j - i) <= (int64_t)skip + 1) ++c[SkipKey{t[i], t[j], 1}], ++total;
+        if (uni) ++c[SkipKey{t[i], 0, 0}], ++total;
+    }
+    return c;
+}
+std::tuple<int64_t, int64_t, int64_t> skip_oracle(const Tokens& P, const Tokens& R, int skip, bool uni) {
+    int64_t pt, rt, hit = 0;
+    auto cp = skip_counts(P, skip, uni, pt), cr = skip_counts(R, skip, uni, rt);
+    for (auto& kv : cp) {
+        auto it = cr.find(kv.first);
+        if (it != cr.end()) hit += std::min(kv.second, it->second);
+    }
+    return {hit, pt, rt};
+}
+
+// ----------------------------------------------------------------------------- random inputs
+std::mt19937_64 rng;
+size_t pick(size_t n) { return (size_t)(rng() % n); }
+
+const size_t LENGTHS[] = {0, 1, 2, 3, 7, 20, 63, 64, 65, 100, 127, 128, 129, 191, 200, 257, 300, 520};
+const int32_t ALPHABETS[] = {1, 2, 3, 4, 6, 12, 50, 1000};
+
+Tokens random_tokens(size_t len, int32_t alpha) {
+    Tokens t(len);
+    for (auto& x : t) x = (int32_t)pick((size_t)alpha);
+    return t;
+}
+size_t random_length() { return LENGTHS[pick(sizeof LENGTHS / sizeof LENGTHS[0])]; }
+
+// Up to `most` sentences of about `len` tokens in total, some empty.
+Sents random_sents(size_t len, int32_t alpha, size_t most = 5) {
+    Sents s;
+    size_t k = 1 + pick(most);
+    for (size_t q = 0; q < k; ++q) s.push_back(random_tokens(pick(len / k + 2), alpha));
+    return s;
+}
+
+Doc doc_of(const Sents& ss) {
+    Doc d;
+    for (const Tokens& s : ss) {
+        if (s.empty()) continue;
+        d.sb.push_back((uint32_t)d.ids.size());
+        d.ids.insert(d.ids.end(), s.begin(), s.end());
+        d.sb.push_back((uint32_t)d.ids.size());
+    }
+    return d;
+}
+Seq seq(const Tokens& t) { return Seq{t.data(), t.size()}; }
+
+// The kernels leave the dense arrays of the workspace as they found them.
+void expect_clean(const Workspace& ws, int32_t alpha, const std::string& where) {
+    bool clean = true;
+    for (int32_t t = 0; t < alpha; ++t)
+        clean &= ws.cnt_a[t] == 0 && ws.cnt_b[t] == 0 && ws.pm1[t] == 0 && ws.slot[t] == UINT32_MAX &&
+                 ws.first[t] == UINT32_MAX;
+    expect_eq("workspace left clean", clean, true, where);
+}
+
+// ------------------------------------------------------------------------------------ checks
+void check_kernels(int rounds, bool tiny) {
+    Workspace ws;
+    if (tiny) {  // sparse match masks beyond one word, DP rows recomputed from checkpoints
+        ws.limits.mask_bytes = 64;
+        ws.limits.row_bytes = 512;
+    }
+    for (int it = 0; it < rounds; ++it) {
+        int32_t alpha = ALPHABETS[pick(sizeof ALPHABETS / sizeof ALPHABETS[0])];
+        ws.ensure((size_t)alpha + 1);
+        Tokens a = random_tokens(random_length(), alpha), b = random_tokens(random_length(), alpha);
+        const std::string where = std::string(tiny ? "tiny limits " : "") + "a=" + show(a) + " b=" + show(b);
+
+        expect_eq("lcs_len", (int64_t)lcs_len(ws, seq(a), seq(b)), (int64_t)lcs_table(a, b)[a.size()][b.size()], where);
+        expect_clean(ws, alpha, where);
+
+        if (!a.empty() && !b.empty()) {
+            size_t W = (b.size() + 63) / 64;
+            bool sparse = set_masks(ws, seq(b), W);
+            std::vector<uint8_t> mark(a.size(), 0);
+            lcs_mark(ws, sparse, seq(a), seq(b), W, mark.data());
+            clear_masks(ws, seq(b), W);
+            std::vector<size_t> got;
+            for (size_t i = 0; i < mark.size(); ++i)
+                if (mark[i]) got.push_back(i);
+            expect_eq("lcs_mark (rouge-score lcs_ind)", got, lcs_ind(a, b), where);
+            expect_clean(ws, alpha, where);
+        }
+
+        for (int n : {1, 2, 3, 4}) {
+            expect_eq("ngram_hits", ngram_hits(ws, seq(a), seq(b), n), ngram_oracle(a, b, n),
+                      where + " n=" + std::to_string(n));
+            expect_clean(ws, alpha, where);
+        }
+
+        for (int skip : {-1, 0, 1, 4, 9}) {
+            for (bool uni : {false, true}) {
+                if (skip < 0 && (a.size() > 200 || b.size() > 200)) continue;  // the oracle's map is O(len^2)
+                int64_t h, pt, rt;
+                skip_hits(ws, seq(a), seq(b), skip, uni, h, pt, rt);
+                auto want = skip_oracle(a, b, skip, uni);
+                expect_eq("skip_hits", std::make_tuple(h, pt, rt), want,
+                          where + " skip=" + std::to_string(skip) + " uni=" + std::to_string(uni));
+                expect_clean(ws, alpha, where);
+            }
+        }
+
+        // Every 8th round a long reference and many prediction sentences: union_lcs's occurrence-chain
+        // path (reference tokens x prediction sentences > 8,192) instead of its direct scan.
+        const bool longer = it % 8 == 0;
+        Sents rs = random_sents(longer ? 3000 : random_length(), alpha, longer ? 8 : 5);
+        Sents ps = random_sents(random_length(), alpha, longer ? 16 : 5);
+        const std::string swhere = std::string(tiny ? "tiny limits " : "") + "ref=" + show(rs) + " pred=" + show(ps);
+        Doc rd = doc_of(rs), pd = doc_of(ps);
+        int64_t h, pt, rt;
+        union_lcs(ws, rd, pd, h, pt, rt);
+        expect_eq("union_lcs (rouge-score _summary_level_lcs)", std::make_tuple(h, pt, rt), union_lcs_oracle(rs, ps), swhere);
+        expect_clean(ws, alpha, swhere);
+
+        for (double f : {1.2, 1.5, 2.0}) {
+            Stats got = wlcs(ws, rd, pd, f), want = wlcs_oracle(rs, ps, f);
+            expect_eq("wlcs (ROUGE-1.5.5 weighted LCS)", std::make_tuple(got.hit, got.pt, got.rt, got.sel),
+                      std::make_tuple(want.hit, want.pt, want.rt, want.sel), swhere + " w=" + std::to_string(f));
+            expect_clean(ws, alpha, swhere);
+        }
+    }
+}
+
+// A text batch through the Python-free pipeline: Vocab (default tokenizer, an external stemmer for
+// the words it takes: the deferred path), Scorer::batch on 1 and 3 threads, Scorer::score_pair.
+void check_batch() {
+    const char* words[] = {"The", "cat", "sat", "on", "mat", "dog", "running", "RUNS", "ran", "x1", "42", "quick",
+                           "brown", "fox", "lazy", "jumps", "connection", "connected", "a", "of"};
+    const size_t nw = sizeof words / sizeof words[0];
+    auto text = [&](size_t len) {
+        std::string s;
+        for (size_t i = 0; i < len; ++i) {
+            s += words[pick(nw)];
+            s += pick(10) == 0 ? "\n" : (pick(4) == 0 ? ", " : " ");
+        }
+        return s;
+    };
+    const size_t N = 300;
+    std::vector<std::string> preds, refs;
+    std::vector<size_t> ref_off{0};
+    for (size_t i = 0; i < N; ++i) {
+        preds.push_back(text(random_length() % 150));
+        size_t k = 1 + pick(3);
+        for (size_t j = 0; j < k; ++j) refs.push_back(text(random_length() % 150));
+        ref_off.push_back(refs.size());
+    }
+    auto as_text = [](const std::string& s) { return Text{1, s.data(), s.size()}; };
+    std::vector<Text> pt, rt;
+    for (auto& s : preds) pt.push_back(as_text(s));
+    for (auto& s : refs) rt.push_back(as_text(s));
+    std::vector<Spec> specs = {{Kind::NGRAM, 1, -1, false, 1.2}, {Kind::NGRAM, 2, -1, false, 1.2},
+                               {Kind::LCS, 1, -1, false, 1.2},   {Kind::LCSUM, 1, -1, false, 1.2},
+                               {Kind::WLCS, 1, -1, false, 1.2},  {Kind::SKIP, 2, 4, true, 1.2}};
+    // The external stemmer: words starting with "conn" stem to "conn", "jumps" is dropped, the others kept.
+    ExternalStem stem = [](const char* p, size_t n, std::string& out) {
+        std::string w(p, n);
+        if (w == "jumps") return false;
+        out = w.compare(0, 4, "conn") == 0 ? "conn" : w;
+        return true;
+    };
+    for (Mode mode : {Mode::MAX, Mode::MEAN, Mode::POOL, Mode::BEST_RECALL}) {
+        std::vector<std::vector<double>> runs;
+        for (int threads : {1, 3}) {
+            Scorer sc(std::make_shared<Vocab>(Tokenizer::DEFAULT, stem, 3, false, false), specs, mode,
+                      Fm{FMeasure::F1, 0.0});
+            Scorer::BatchIn in{pt.data(), rt.data(), ref_off.data(), N, 0};
+            Scorer::BatchOut out;
+            sc.batch(in, threads, out);
+            runs.push_back(out.values);
+            // The same scorer (warm vocabulary), one example at a time.
+            std::vector<double> one;
+            std::vector<Triple> o(specs.size());
+            for (size_t i = 0; i < N; ++i) {
+                sc.score_pair(pt[i], rt.data() + ref_off[i], ref_off[i + 1] - ref_off[i], mode, o.data());
+                for (const Triple& t : o) one.insert(one.end(), {t.p, t.r, t.f});
+            }
+            runs.push_back(one);
+        }
+        const std::string where = "batch, mode " + std::to_string((int)mode);
+        expect_eq("batch on 3 threads == batch on 1 thread", runs[2], runs[0], where);
+        expect_eq("score_pair == batch", runs[1], runs[0], where);
+        expect_eq("score_pair (3-thread scorer) == batch", runs[3], runs[0], where);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    unsigned long long seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 20240527ull;
+    int rounds = argc > 2 ? std::atoi(argv[2]) : 300;
+    rng.seed(seed);
+    check_kernels(rounds, false);
+    check_kernels(rounds, true);
+    check_batch();
+    std::printf("kernels_check: seed %llu, %ld checks, %d failures\n", seed, checks, failures);
+    return failures ? 1 : 0;
+}
