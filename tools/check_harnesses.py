@@ -78,7 +78,7 @@ def main(argv=None) -> int:
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         junit = Path(tmp) / "junit.xml"
-        rc = run([str(venv_python()), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
+        rc = run([str(venv_python()), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "", "-rs",
                   f"--junitxml={junit}", *TESTS], cwd=REPO)
         skipped = skips(junit) if junit.exists() else []
     elapsed = time.monotonic() - t0
