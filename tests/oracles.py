@@ -37,14 +37,12 @@ def bootstrap_all_at_once(values, means, n_resamples, confidence_level, seed, ch
     from rouge_metric.result import AggregateScore, Score
 
     types = list(values)
-    if not types:
-        return {}
-    mats = [np.asarray(values[t], dtype=np.float64).reshape(-1, 3) for t in types]
-    n = mats[0].shape[0]
-    if n == 0:
-        z = Score(0.0, 0.0, 0.0)
-        return {t: AggregateScore(z, z, z) for t in types}
-    data = np.concatenate(mats, axis=1)  # (N, 3 * types)
+    n = len(values[types[0]]) // 3 if types else 0
+    if n == 0:  # no type, or no example: nothing to resample
+        zero = Score(0.0, 0.0, 0.0)
+        return {t: AggregateScore(zero, zero, zero) for t in types}
+    # one row per example: P, R, F of the first type, then of the next ones
+    data = np.array([[values[t][3 * i + j] for t in types for j in range(3)] for i in range(n)], dtype=np.float64)
     rng = np.random.default_rng(seed)
     resampled = np.empty((n_resamples, data.shape[1]), dtype=np.float64)
     for start in range(0, n_resamples, chunk):

@@ -13,24 +13,18 @@ Skips, with the reason, without chromium/chromedriver, selenium or matplotlib.
 
 import json
 import os
-import shutil
-import time
 from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.integration  # a browser
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-CHROMEDRIVER = shutil.which("chromedriver")
-if not (CHROMIUM and CHROMEDRIVER):
-    pytest.skip("no chromium + chromedriver on PATH (Debian: apt-get install chromium chromium-driver)",
-                allow_module_level=True)
+from browser import chrome, require_chromium, wait_for  # noqa: E402
+
+require_chromium()
 pytest.importorskip("matplotlib", reason="the report's charts need matplotlib (the [report] extra)")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium drives the browser (the [test] extra)")
+pytest.importorskip("selenium.webdriver", reason="selenium drives the browser (the [test] extra)")
 from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from rouge_metric.explain import explain  # noqa: E402
@@ -78,26 +72,12 @@ def built(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    opts = Options()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    try:
+    with chrome(capabilities={"goog:loggingPrefs": {"browser": "ALL", "performance": "ALL"}}) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _wait(predicate, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for the page")
+    return wait_for(predicate, timeout, 0.1)
 
 
 def _open(browser, path, width=1366, height=768):

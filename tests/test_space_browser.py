@@ -15,7 +15,6 @@ a browser in tests/test_explain.py.
 
 import json
 import os
-import shutil
 import site
 import socket
 import subprocess
@@ -33,18 +32,12 @@ from rouge_metric.explain import explain
 
 pytestmark = pytest.mark.integration  # a browser and a gradio server
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-CHROMEDRIVER = shutil.which("chromedriver")
-if not (CHROMIUM and CHROMEDRIVER):
-    pytest.skip("no chromium + chromedriver on PATH (Debian: apt-get install chromium chromium-driver)",
-                allow_module_level=True)
-pytest.importorskip("gradio", reason="the Space runs on gradio (the [test] extra, Python >= 3.10)")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium drives the browser (the [test] extra)")
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
+from browser import chrome, require_chromium, wait_for  # noqa: E402
 
-pytestmark = pytest.mark.integration
+require_chromium()
+pytest.importorskip("gradio", reason="the Space runs on gradio (the [test] extra, Python >= 3.10)")
+pytest.importorskip("selenium.webdriver", reason="selenium drives the browser (the [test] extra)")
+from selenium.webdriver.common.by import By  # noqa: E402
 
 LAUNCH = textwrap.dedent("""
     import json, sys
@@ -114,25 +107,12 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    opts = Options()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,2200"):
-        opts.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    try:
+    with chrome(("--window-size=1200,2200",)) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _wait(predicate, timeout=90):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.3)
-    raise AssertionError("timed out waiting for the page")
+    return wait_for(predicate, timeout, 0.3)
 
 
 def _submit(browser, url, prediction, references, tokenizer=None):
