@@ -27,3 +27,12 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def repo_dir() -> Path:
     return REPO
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory) -> Path:
+    """Where a browser test writes its screenshots: ``$ROUGE_METRIC_ARTIFACTS`` (to look at them after the
+    run), otherwise a temporary folder; never the repository."""
+    out = Path(os.environ.get("ROUGE_METRIC_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
+    out.mkdir(parents=True, exist_ok=True)
+    return out

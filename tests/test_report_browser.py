@@ -12,8 +12,6 @@ Skips, with the reason, without chromium/chromedriver, selenium or matplotlib.
 """
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
@@ -51,13 +49,6 @@ def _corpus(n=130):
         refs[k + 10] = refs[k + 10] + " " + p
         other[k + 20] = p
     return refs, base, other
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory):
-    out = Path(os.environ.get("ROUGE_METRIC_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 @pytest.fixture(scope="module")

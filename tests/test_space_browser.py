@@ -23,7 +23,6 @@ import sysconfig
 import textwrap
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -60,13 +59,6 @@ def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory):
-    out = Path(os.environ.get("ROUGE_METRIC_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 @pytest.fixture(scope="module")
