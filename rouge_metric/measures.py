@@ -26,8 +26,6 @@ Stats = Tuple[float, float, float, float]
 #: ``(tokens, sentences)``: the view of one text that the text pipeline makes.
 View = Tuple[Any, Any]
 
-MULTI_REF_MODES = ("max", "mean", "pool", "best_recall")
-
 
 def make_fmeasure(beta: float = 1.0, alpha: Optional[float] = None) -> Callable[[float, float], float]:
     """The F function of the settings. beta == 1 uses rouge-score's ``2PR/(P+R)`` (bit-for-bit)."""
@@ -73,7 +71,7 @@ class TypeScorer:
 
     def combine(self, stats: Sequence[Stats], mode: str) -> Score:
         """One example's score from the statistics of each of its references (``mode``: one of
-        :data:`MULTI_REF_MODES`). O(number of references)."""
+        :data:`rouge_metric.config.MULTI_REF_MODES`). O(number of references)."""
         if len(stats) == 1:
             s = stats[0]
             return self.score(s[0], s[1], s[2])
