@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 #: The named segmenting tokenizers.
 SEGMENTERS: Tuple[str, ...] = ("jieba", "fugashi", "thai_newmm", "burmese_syllables")
@@ -321,5 +321,50 @@ def describe(name: str) -> str:
     return seg.describe()
 
 
-__all__ = ["SEGMENTERS", "SegmenterError", "SegmenterMissing", "burmese_syllables", "describe", "raw_segmenter",
-           "tokenizer_function", "words"]
+# ------------------------------------------------------------------------------------ character spans
+def locate(tokens: Sequence[str], text: str) -> List[Optional[Tuple[int, int]]]:
+    """Where each of a segmenter's ``tokens`` is in ``text``, in order: ``(start, end)`` with
+    ``text[start:end] == token``, or None for a token that is not there as written (a segmenter that
+    reorders or joins characters across a space). A token is placed at its next occurrence when only
+    whitespace, or no more characters than the unplaced tokens before it hold, lie between it and the
+    previous token; otherwise it stays unplaced. O(len(text)) plus one scan per unplaced token.
+
+    >>> locate(["北京", "是", "首都"], "北京 是首都")
+    [(0, 2), (3, 4), (4, 6)]
+    """
+    out: List[Optional[Tuple[int, int]]] = []
+    pos = 0
+    pending = 0  # characters of the unplaced tokens since the last placed one
+    for t in tokens:
+        at = text.find(t, pos) if t else -1
+        if at >= 0 and len("".join(text[pos:at].split())) <= pending:
+            out.append((at, at + len(t)))
+            pos, pending = at + len(t), 0
+        else:
+            out.append(None)
+            pending += len(t)
+    return out
+
+
+def token_spans(name: str, text: str) -> List[Tuple[str, Optional[int], Optional[int]]]:
+    """The words of the named tokenizer ``name`` (:func:`words`) with their character spans in ``text``:
+    ``(word, start, end)``, ``text[start:end].lower() == word``; ``(word, None, None)`` for a word that
+    cannot be mapped back exactly (Burmese syllables after the segmenter's reordering).
+
+    >>> token_spans("burmese_syllables", "မြန်မာ စာ")
+    [('မြန်', 0, 4), ('မာ', 4, 6), ('စာ', 7, 9)]
+    """
+    raw = raw_segmenter(name)(text)
+    out: List[Tuple[str, Optional[int], Optional[int]]] = []
+    for t, where in zip(raw, locate(raw, text)):
+        if not _is_word(t):
+            continue
+        if where is not None and text[where[0]:where[1]].lower() == t.lower():
+            out.append((t.lower(), where[0], where[1]))
+        else:
+            out.append((t.lower(), None, None))
+    return out
+
+
+__all__ = ["SEGMENTERS", "SegmenterError", "SegmenterMissing", "burmese_syllables", "describe", "locate", "raw_segmenter",
+           "token_spans", "tokenizer_function", "words"]

@@ -204,6 +204,9 @@ _NAMED_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]
 #: A character span ``(start, end)`` in a text: ``text[start:end]`` is where a token came from (the
 #: spans of :meth:`TextPipeline.token_spans`, and of the explanations that highlight them).
 Span = Tuple[int, int]
+#: What a span finder returns per token: ``(token, start, end)``; ``start`` and ``end`` are None for a
+#: token that cannot be mapped back to characters of the text exactly (it is then shown unhighlighted).
+Located = Tuple[str, Optional[int], Optional[int]]
 
 
 def _mapped_tokens(text: str, pattern: "re.Pattern[str]", normalize: Callable[[str], str],
@@ -252,7 +255,7 @@ def _unicode_spans(text: str) -> List[Tuple[str, int, int]]:
 
 
 #: Per named tokenizer: its tokens of a text before stemming, with their character spans.
-_SPAN_FINDERS: Dict[str, Callable[[str], List[Tuple[str, int, int]]]] = {
+_SPAN_FINDERS: Dict[str, Callable[[str], List[Located]]] = {
     "default": _default_spans,
     "whitespace": _whitespace_spans,
     "unicode": _unicode_spans,
@@ -263,12 +266,16 @@ _SPAN_FINDERS: Dict[str, Callable[[str], List[Tuple[str, int, int]]]] = {
 def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]], List[str]],
                        line_separable: bool = True, *,
                        sentence_func: Optional[Callable[[str, Optional[CachedStemmer]], List[str]]] = None,
-                       describe: Optional[Callable[[], str]] = None) -> None:
+                       describe: Optional[Callable[[], str]] = None,
+                       spans: Optional[Callable[[str], List[Located]]] = None,
+                       sentence_spans: Optional[Callable[[str], List[Located]]] = None) -> None:
     """Register a named tokenizer ``func(text, stemmer) -> tokens`` (used by optional modules).
 
     ``sentence_func``: tokenizes each sentence of rougeLsum/rougeW instead of ``func`` (a recipe whose
     sentences go through another pipeline). ``describe()``: the tokenizer's name in signatures (its
-    version, dictionary, settings); default: ``name``.
+    version, dictionary, settings); default: ``name``. ``spans(text)`` (and ``sentence_spans(sentence)``
+    for ``sentence_func``): the tokens of ``func(text, None)`` with their character spans in ``text``
+    (:data:`Located`), so that explanations highlight the user's words; without it they show tokens.
     """
     global TOKENIZERS
     _NAMED_TOKENIZERS[name] = func
@@ -282,8 +289,14 @@ def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]],
         _SENTENCE_TOKENIZERS[name] = sentence_func
     if describe is not None:
         _DESCRIPTIONS[name] = describe
+    if spans is not None:
+        _SPAN_FINDERS[name] = spans
+    if sentence_spans is not None:
+        _SENTENCE_SPAN_FINDERS[name] = sentence_spans
 
 
+#: Registered tokenizers' span finders for their ``sentence_func``.
+_SENTENCE_SPAN_FINDERS: Dict[str, Callable[[str], List[Located]]] = {}
 #: Registered tokenizers whose sentences are tokenized by another function.
 _SENTENCE_TOKENIZERS: Dict[str, Callable[[str, Optional[CachedStemmer]], List[str]]] = {}
 #: Registered tokenizers' signature names.
@@ -298,7 +311,8 @@ def named_tokenizer(name: str) -> Callable[[str, Optional[CachedStemmer]], List[
         from . import segment
 
         func = segment.tokenizer_function(name)
-        register_tokenizer(name, func, line_separable=False, describe=lambda: segment.describe(name))
+        register_tokenizer(name, func, line_separable=False, describe=lambda: segment.describe(name),
+                           spans=lambda text: segment.token_spans(name, text))
         segment.describe(name)  # loads it: a missing package or dictionary fails at configuration
     if func is None:
         check_tokenizer_name(name)
@@ -399,6 +413,7 @@ class TextPipeline:
             if config.stopwords:
                 self.tokenize = _stopword_filtered(func, stemmer, config.stopwords)
             self._spans = _SPAN_FINDERS.get(tok)
+            self._sentence_spans = _SENTENCE_SPAN_FINDERS.get(tok) if sentence_func is not None else self._spans
             self._stop = normalize_stopwords(config.stopwords, lambda w: func(w, None)) if config.stopwords else None
         else:
             if config.use_stemmer:
@@ -409,6 +424,7 @@ class TextPipeline:
                     "not applied, the tokenizer replaces the whole pipeline; stem inside it if needed "
                     "(signature: stem:none)", config.use_stemmer)
             self._spans = None  # a custom tokenizer says nothing about where its tokens are
+            self._sentence_spans = None
             user = tok.tokenize if callable(getattr(tok, "tokenize", None)) else tok
             self.tokenize = _checked_user_tokenizer(user)
             self.line_separable = False
@@ -447,25 +463,31 @@ class TextPipeline:
 
 
     # ---- where the tokens are in the text (explanations highlight the user's words)
-    def token_spans(self, text: str) -> Optional[List[Span]]:
+    def token_spans(self, text: str) -> Optional[List[Optional[Span]]]:
         """The ``(start, end)`` character span in ``text`` of every token of ``tokenize(text)``, or None
         when the tokenizer gives no spans (a custom callable, a tokenizer registered without a span
-        finder) or they would not spell exactly these tokens. O(len(text))."""
-        if self._spans is None:
+        finder) or they would not spell exactly these tokens. A token that cannot be mapped back to the
+        text exactly (a segmenter that reorders characters) has None for its span. O(len(text))."""
+        return self._located(text, self._spans, self.tokenize)
+
+    def _located(self, text: str, finder: Optional[Callable[[str], List[Located]]],
+                 tokenize: Callable[[str], List[str]]) -> Optional[List[Optional[Span]]]:
+        if finder is None:
             return None
-        raw = self._spans(text)
+        raw = finder(text)
         if self._stop is not None:
             raw = [x for x in raw if x[0] not in self._stop]
         if self.stemmer is not None:
             stem = self.stemmer.stem_all
             raw = [(out[0], a, b) for t, a, b in raw for out in (stem([t]),) if out]
-        if [t for t, _, _ in raw] != self.tokenize(text):
+        if [t for t, _, _ in raw] != tokenize(text):
             return None  # never show spans that disagree with the scored tokens
-        if any(b > a2 for (_, _, b), (_, a2, _) in zip(raw, raw[1:])):
+        placed = [(a, b) for _, a, b in raw if a is not None and b is not None]
+        if any(b > a2 for (_, b), (a2, _) in zip(placed, placed[1:])):
             return None  # two tokens from one character (NFKC's "½" -> "1⁄2"): no span of its own each
-        return [(a, b) for _, a, b in raw]
+        return [(a, b) if a is not None and b is not None else None for _, a, b in raw]
 
-    def sentence_spans(self, text: str) -> Optional[List[Tuple[Span, List[Span]]]]:
+    def sentence_spans(self, text: str) -> Optional[List[Tuple[Span, List[Optional[Span]]]]]:
         """Per sentence of :meth:`process` (rougeLsum, rougeW): its character range in ``text`` and the
         spans of its tokens (in ``text``), or None when a sentence cannot be located in the text or its
         tokens have no spans."""
@@ -485,10 +507,10 @@ class TextPipeline:
                 pos = at + len(sent)
         out = []
         for a, b in ranges:
-            spans = self.token_spans(text[a:b])
+            spans = self._located(text[a:b], self._sentence_spans, self.tokenize_sentence)
             if spans is None:
                 return None
-            out.append(((a, b), [(a + x, a + y) for x, y in spans]))
+            out.append(((a, b), [(a + sp[0], a + sp[1]) if sp is not None else None for sp in spans]))
         return out
 
 

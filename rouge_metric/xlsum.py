@@ -435,6 +435,35 @@ class XLSumTokenizer:
         """Tokens of a whole text (rouge1...rouge9, rougeL)."""
         return self._stemmed(self._segment(text))
 
+    def token_spans(self, text: str) -> List[Tuple[str, Optional[int], Optional[int]]]:
+        """The tokens of :meth:`tokens` with their character spans in ``text`` (``(token, start, end)``,
+        :func:`cleaned_sources`); ``(token, None, None)`` where a token cannot be mapped back exactly."""
+        cleaned, sources = cleaned_sources(text)
+        raw = self._segment(text)
+        if cleaned != " ".join(clean_words(text.lower().strip())):
+            return self._stemmed_located([(t, None, None) for t in raw])
+        located = segment.locate(raw, cleaned)
+        return self._stemmed_located([(t,) + source_span(text, t, where, cleaned, sources)
+                                      for t, where in zip(raw, located)])
+
+    def line_spans(self, line: str) -> List[Tuple[str, Optional[int], Optional[int]]]:
+        """The tokens of :meth:`line_tokens` with their character spans in ``line``."""
+        cleaned, sources = cleaned_sources(line)
+        words, out, start = cleaned.split(" ") if cleaned else [], [], 0
+        for w in words:
+            out.append((w,) + source_span(line, w, (start, start + len(w)), cleaned, sources))
+            start += len(w) + 1
+        if [w for w, _, _ in out] != clean_words(line.lower()):
+            out = [(w, None, None) for w in clean_words(line.lower())]
+        return self._stemmed_located(out)
+
+    def _stemmed_located(self, located: Sequence[Tuple[str, Optional[int], Optional[int]]]
+                         ) -> List[Tuple[str, Optional[int], Optional[int]]]:
+        stems = self._stemmed([t for t, _, _ in located])
+        if len(stems) == len(located):
+            return [(s, a, b) for s, (_, a, b) in zip(stems, located)]
+        return [(s, a, b) for (t, a, b) in located for s in self._stemmed([t])]  # empty stems dropped
+
     def line_tokens(self, line: str, _stemmer: Any = None) -> List[str]:
         """Tokens of one rougeLsum line: cleaner and stemmer only."""
         cache = self._line_cache
@@ -447,6 +476,79 @@ class XLSumTokenizer:
                 except KeyError:  # emptied by another thread meanwhile
                     pass
         return self._stemmed(words)
+
+
+def cleaned_sources(text: str) -> Tuple[str, List[Optional[int]]]:
+    """XL-Sum's cleaned text (``" ".join(clean_words(text.lower()))``) and, per character of it, the
+    index in ``text`` of the character it came from (None for the single spaces that join the words).
+    Lowercasing is per character (a character may give two: "İ" gives "i̇", both from it), with the
+    whole text's lowercase letters where the lengths agree (Greek final sigma). O(len(text)).
+
+    >>> cleaned_sources("Ab, \\x00C")
+    ('ab c', [0, 1, None, 5])
+    """
+    pieces = [c.lower() for c in text]
+    low = text.lower()
+    chars = low if sum(map(len, pieces)) == len(low) else "".join(pieces)
+    kept: List[Tuple[str, int]] = []
+    k = 0
+    for i, piece in enumerate(pieces):
+        for _ in piece:
+            m = _CLEAN_TABLE[ord(chars[k])]
+            k += 1
+            if m is not None:
+                kept.append((chr(m), i))
+    out: List[str] = []
+    sources: List[Optional[int]] = []
+    in_word = False
+    for c, i in kept:
+        if c.isspace():
+            in_word = False
+            continue
+        if not in_word and out:
+            out.append(" ")
+            sources.append(None)
+        in_word = True
+        out.append(c)
+        sources.append(i)
+    return "".join(out), sources
+
+
+def clean_piece(piece: str) -> str:
+    """What XL-Sum's cleaner makes of a piece of text on its own: its words joined by one space, or one
+    space for a piece of separators only (jieba and newmm return the space between two words as a token)."""
+    words = clean_words(piece.lower())
+    if words:
+        return " ".join(words)
+    return " " if piece.lower().translate(_CLEAN_TABLE).strip() == "" and any(
+        _CLEAN_TABLE[ord(c)] is not None for c in piece.lower()) else ""
+
+
+def source_span(text: str, token: str, where: Optional[Tuple[int, int]], cleaned: str,
+                sources: Sequence[Optional[int]]) -> Tuple[Optional[int], Optional[int]]:
+    """The span in ``text`` of the token at ``cleaned[where[0]:where[1]]`` (:func:`cleaned_sources`): the
+    characters it came from, or for a joining space the separators between the two words. ``(None, None)``
+    when the token shares a character with its neighbour (a lowercased "İ" split in two) or the span,
+    cleaned on its own (:func:`clean_piece`), is not the token."""
+    if where is None:
+        return None, None
+    s, e = where
+    if s >= e:
+        return None, None
+    if cleaned[s:e].strip() == "":
+        if s == 0 or e >= len(cleaned) or sources[s - 1] is None or sources[e] is None:
+            return None, None
+        a, b = sources[s - 1] + 1, sources[e]
+    else:
+        first, last = sources[s], sources[e - 1]
+        if first is None or last is None:
+            return None, None
+        if (s > 0 and sources[s - 1] == first) or (e < len(cleaned) and sources[e] == last):
+            return None, None  # the token begins or ends inside one character of the text
+        a, b = first, last + 1
+    if a >= b or clean_piece(text[a:b]) != token:
+        return None, None
+    return a, b
 
 
 def _checked_callable(func: Callable[[str], Sequence[str]]) -> Callable[[str], Sequence[str]]:
@@ -491,7 +593,8 @@ def xlsum_tokenizer(lang: Optional[str] = None, use_stemmer: bool = False, **set
         if hit is None:
             tok = XLSumTokenizer(lang, use_stemmer, **settings)
             name = f"xlsum#{len(_SHARED)}"
-            register_tokenizer(name, tok.tokens, sentence_func=tok.line_tokens, describe=lambda d=tok.description: d)
+            register_tokenizer(name, tok.tokens, sentence_func=tok.line_tokens, describe=lambda d=tok.description: d,
+                               spans=tok.token_spans, sentence_spans=tok.line_spans)
             hit = _SHARED[key] = (tok, name)
     return hit
 
@@ -620,4 +723,5 @@ class XLSumRouge:
 
 
 __all__ = ["LANGUAGES", "LANGUAGE_ALIASES", "SEGMENTERS", "SNOWBALL_LANGUAGES", "STEMMED_LANGUAGES", "BengaliRules",
-           "XLSumRouge", "XLSumTokenizer", "canonical_language", "clean_words", "hindi_stem"]
+           "XLSumRouge", "XLSumTokenizer", "canonical_language", "clean_piece", "clean_words", "cleaned_sources",
+           "hindi_stem", "source_span"]

@@ -87,15 +87,16 @@ class TypeExplanation:
 @dataclasses.dataclass(frozen=True)
 class ReferenceExplanation:
     """One reference: its text and tokens, and per type the explanation. ``spans``: the character span
-    of every token in ``reference`` (None when the tokenizer gives none); ``sentence_ranges`` and
+    of every token in ``reference`` (None when the tokenizer gives none; one token's None: that token
+    could not be mapped back to the text exactly); ``sentence_ranges`` and
     ``sentence_spans``: per sentence (rougeLsum, rougeW) its range in the text and its tokens' spans."""
 
     reference: str
     tokens: Tuple[str, ...]
     types: Dict[str, TypeExplanation]
-    spans: Optional[Tuple[Span, ...]] = None
+    spans: Optional[Tuple[Optional[Span], ...]] = None
     sentence_ranges: Optional[Tuple[Span, ...]] = None
-    sentence_spans: Optional[Tuple[Tuple[Span, ...], ...]] = None
+    sentence_spans: Optional[Tuple[Tuple[Optional[Span], ...], ...]] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,11 +112,14 @@ class Explanation:
     multi_ref: str
     signature: str
     combined_checks: Tuple[Check, ...] = ()
-    pred_spans: Optional[Tuple[Span, ...]] = None
+    pred_spans: Optional[Tuple[Optional[Span], ...]] = None
     pred_sentence_ranges: Optional[Tuple[Span, ...]] = None
-    pred_sentence_spans: Optional[Tuple[Tuple[Span, ...], ...]] = None
+    pred_sentence_spans: Optional[Tuple[Tuple[Optional[Span], ...], ...]] = None
     #: Why the display shows tokens instead of the original text (empty when every text has spans).
     spans_note: str = ""
+    #: The tokens that could not be mapped back to the user's text exactly (shown unhighlighted), said
+    #: for the display; empty when every token has its span.
+    unlocated_note: str = ""
 
     @property
     def has_spans(self) -> bool:
@@ -248,7 +252,8 @@ def _pred_union_marks(ref_sents, pred_sents) -> Tuple[Tuple[int, ...], ...]:
 
 # -------------------------------------------------------------------------------------- explain
 def _locate(pipeline: Any, text: str, view: Tuple[Any, Any], toks: List[str], sents: List[List[str]]
-            ) -> Tuple[Optional[Tuple[Span, ...]], Optional[Tuple[Span, ...]], Optional[Tuple[Tuple[Span, ...], ...]]]:
+            ) -> Tuple[Optional[Tuple[Optional[Span], ...]], Optional[Tuple[Span, ...]],
+                       Optional[Tuple[Tuple[Optional[Span], ...], ...]]]:
     """The character spans of ``toks`` in ``text`` and, when the view has sentences, each sentence's
     range and token spans; None where the pipeline gives none (or they do not line up with the tokens)."""
     finder = getattr(pipeline, "token_spans", None)
@@ -278,15 +283,42 @@ def _flat(view) -> Tuple[List[str], List[List[str]]]:
     return list(toks), [list(s) for s in sents] if sents is not None else [list(toks)]
 
 
+def _unlocated_note(texts: Sequence[Tuple[str, Sequence[str], Optional[Sequence[Optional[Span]]]]]) -> str:
+    """Which tokens of which texts have no span (``texts``: name, tokens, spans)."""
+    parts = []
+    for name, toks, spans in texts:
+        missing = [t for t, sp in zip(toks, spans or ()) if sp is None]
+        if missing:
+            shown = ", ".join(repr(t) for t in missing[:8]) + (", ..." if len(missing) > 8 else "")
+            parts.append(f"{name}: {len(missing)} ({shown})")
+    if not parts:
+        return ""
+    return ("tokens that could not be mapped back to your text exactly are not highlighted: "
+            + "; ".join(parts))
+
+
 def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
-            config: Optional[RougeConfig] = None, backend: Optional[str] = None,
+            config: Optional[RougeConfig] = None, backend: Optional[str] = None, scorer: Any = None,
             **options: Any) -> Explanation:
     """Explain the score of one example (``options`` are :class:`RougeConfig` fields).
 
-    The statistics come from the scorer's kernels (``backend`` as in :class:`Rouge`); the evidence from
-    the pure-Python kernels of :mod:`rouge_metric.core_py`. Their counts agree (tested).
+    ``scorer``: explain a scorer already configured instead (a :class:`Rouge`, or a recipe that holds
+    one as ``.rouge``, such as :class:`rouge_metric.xlsum.XLSumRouge`); its rouge types and settings are
+    used, and ``rouge_types``, ``config``, ``backend`` and ``options`` must be left out. The statistics
+    come from the scorer's kernels (``backend`` as in :class:`Rouge`); the evidence from the pure-Python
+    kernels of :mod:`rouge_metric.core_py`. Their counts agree (tested).
     """
-    rouge = Rouge(rouge_types, config=config, backend=backend, **options)
+    if scorer is not None:
+        given = [k for k, v in (("config", config), ("backend", backend)) if v is not None] + sorted(options)
+        if given or tuple(rouge_types) != tuple(DEFAULT_ROUGE_TYPES):
+            raise ValueError(f"scorer: explain(scorer=...) uses the scorer's own settings; leave out "
+                             f"{', '.join(given) or 'rouge_types'}")
+        rouge = getattr(scorer, "rouge", scorer)
+        if not isinstance(rouge, Rouge):
+            raise TypeError(f"scorer: expected a Rouge or a recipe holding one as .rouge (XLSumRouge), got "
+                            f"{type(scorer).__name__}")
+    else:
+        rouge = Rouge(rouge_types, config=config, backend=backend, **options)
     check_prediction(prediction, 0, "prediction")
     refs = normalize_references(references, 0, "references")
     pv = rouge.process(prediction)
@@ -297,11 +329,19 @@ def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DE
     alpha = cfg.alpha if cfg.alpha is not None else 1.0 / (1.0 + cfg.beta * cfg.beta)
     invs = {sp.name: (1.0 / sp.weight if sp.kind == "wlcs" else 1.0) for sp in rouge.specs}
     ref_out = []
+    unlocated = [("prediction", p_toks, p_located[0])]
+    if p_located[2] is not None and [t for x in p_sents for t in x] != p_toks:
+        unlocated.append(("prediction (sentences)", [t for x in p_sents for t in x],
+                          [sp for x in p_located[2] for sp in x]))
     for r in refs:
         rv = rouge.process(r)
         r_toks, r_sents = _flat(rv)
         r_spans, r_ranges, r_sent_spans = _locate(rouge.pipeline, r, rv, r_toks, r_sents)
         located_all = located_all and r_spans is not None
+        unlocated.append((f"reference {len(ref_out) + 1}", r_toks, r_spans))
+        if r_sent_spans is not None and [t for x in r_sents for t in x] != r_toks:
+            unlocated.append((f"reference {len(ref_out) + 1} (sentences)", [t for x in r_sents for t in x],
+                              [sp for x in r_sent_spans for sp in x]))
         stats = rouge.pair_stats(pv, rv)
         ref_scores = rouge.score_stats(stats)
         types: Dict[str, TypeExplanation] = {}
@@ -346,6 +386,6 @@ def explain(*, prediction: str, references: Any, rouge_types: Sequence[str] = DE
         references=ref_out, combined=combined, multi_ref=rouge.config.multi_ref, signature=rouge.signature(),
         combined_checks=combined_checks(combined, ref_out, rouge.config.multi_ref, alpha, invs),
         pred_spans=p_located[0], pred_sentence_ranges=p_located[1], pred_sentence_spans=p_located[2],
-        spans_note=note,
+        spans_note=note, unlocated_note=_unlocated_note(unlocated) if located_all else "",
     )
 

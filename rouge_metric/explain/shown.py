@@ -16,10 +16,12 @@ if TYPE_CHECKING:  # annotations only: the records import their renderers, not t
 
 class Shown:
     """One text as the display shows it: its tokens, and (original mode) the text with the character
-    span of every token and the range shown (a sentence's, or the whole text)."""
+    span of every token and the range shown (a sentence's, or the whole text). A token whose span is None
+    (not mapped back to the text exactly) has no piece of its own: its characters are shown as plain
+    text, never highlighted."""
 
     def __init__(self, tokens: Sequence[str], text: Optional[str] = None,
-                 spans: Optional[Sequence[Span]] = None, rng: Optional[Span] = None) -> None:
+                 spans: Optional[Sequence[Optional[Span]]] = None, rng: Optional[Span] = None) -> None:
         self.tokens = tokens
         self.text = text if spans is not None else None
         self.spans = spans
@@ -35,7 +37,10 @@ class Shown:
                 out.append((t, i))
             return out
         out, pos = [], self.rng[0]
-        for i, (a, b) in enumerate(self.spans or ()):
+        for i, span in enumerate(self.spans or ()):
+            if span is None:
+                continue
+            a, b = span
             if a > pos:
                 out.append((self.text[pos:a], None))
             out.append((self.text[a:b], i))
@@ -48,16 +53,26 @@ class Shown:
         """The shown form of the tokens at ``positions`` (the original words, or the tokens)."""
         if self.text is None:
             return [self.tokens[i] for i in positions]
-        return [self.text[self.spans[i][0]:self.spans[i][1]] for i in positions]  # type: ignore[index]
+        spans = self.spans or ()
+        return [self.tokens[i] if spans[i] is None else self.text[spans[i][0]:spans[i][1]]  # type: ignore[index]
+                for i in positions]
 
     def unit(self, unit: Sequence[str], sep: str) -> str:
-        """A matched unit in the shown form: each token as the first word of this text that gave it."""
+        """A matched unit in the shown form: each token as the first word of this text that gave it (a
+        whitespace token as :data:`SPACE_MARK`)."""
+        unit = [SPACE_MARK if t.isspace() else t for t in unit]
         if self.text is None:
             return sep.join(unit)
         first: Dict[str, int] = {}
         for i, t in enumerate(self.tokens):
-            first.setdefault(t, i)
+            if (self.spans or ())[i] is not None:
+                first.setdefault(t, i)
         return sep.join(self.words([first[t]])[0] if t in first else t for t in unit)
+
+
+#: How a matched unit shows a token made of whitespace (the XL-Sum recipe scores the space between two
+#: segmented words as a token).
+SPACE_MARK = "␣"
 
 
 def pred_shown(ex: "Explanation", original: bool) -> Shown:
@@ -71,7 +86,7 @@ def ref_shown(ref: "ReferenceExplanation", original: bool) -> Shown:
 
 
 def sentence_shown(tokens: Sequence[str], text: str, ranges: Optional[Sequence[Span]],
-                   spans: Optional[Sequence[Sequence[Span]]], k: int, original: bool) -> Shown:
+                   spans: Optional[Sequence[Sequence[Optional[Span]]]], k: int, original: bool) -> Shown:
     """Sentence ``k`` of ``text`` (``ranges``/``spans``: per sentence its range and token spans), as its
     words or, when not ``original`` or not located, as its ``tokens``."""
     if not original or ranges is None or spans is None:
@@ -87,7 +102,8 @@ def number(x: float) -> str:
 def shown_note(ex: "Explanation", original: bool, how: str) -> str:
     """What the display shows; ``how`` names the switch to the normalized tokens."""
     if original:
-        return f"shown: your texts, the words whose tokens match highlighted (the normalized tokens: {how})"
+        out = f"shown: your texts, the words whose tokens match highlighted (the normalized tokens: {how})"
+        return out + (f"; {ex.unlocated_note}" if ex.unlocated_note else "")
     why = f" ({ex.spans_note})" if ex.spans_note else ""
     return "shown: the tokens as the scorer sees them (tokenizer, lower-casing, stemming)" + why
 
