@@ -12,8 +12,10 @@ The folder holds
 * ``app.py``: a Gradio app: the scores of one example and its explanation rendered by
   :func:`rouge_metric.explain.explanation_html` (matches highlighted in both texts, legend, P/R/F
   table, counts, cross-check), with examples; its choices (rouge types, tokenizers, multi-reference
-  modes) and defaults are read from the copied settings (:data:`rouge_metric.config.ROUGE_TYPE_CHOICES`,
-  ``TOKENIZERS``, ``MULTI_REF_MODES``, :class:`rouge_metric.config.RougeConfig`); errors shown as messages;
+  modes, languages) and defaults are read from the copied settings (:data:`rouge_metric.config.ROUGE_TYPE_CHOICES`,
+  ``TOKENIZERS``, ``MULTI_REF_MODES``, :class:`rouge_metric.config.RougeConfig`, the languages of
+  :mod:`rouge_metric.xlsum`); a language picks the word segmenter (Chinese, Japanese, Thai, Burmese) and
+  the stemmer, and the ``xlsum`` recipe scores as XL-Sum's scorer; errors shown as messages;
 * ``requirements.txt``: the runtime dependencies (gradio comes from the card's ``sdk_version``; a local
   preview: ``pip install -r requirements.txt gradio==<sdk_version>``, then ``python app.py``).
 
@@ -34,13 +36,17 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 SCRIPT = "rouge_metric.py"
 #: The folder name evaluate.load(DIR) requires (the script name without .py).
 SPACE_NAME = "rouge_metric"
-#: Modules the Space needs besides their own imports: the metric script, and the explanation and the
-#: settings (app.py imports them).
-ENTRY_MODULES = ("rouge_metric", "explain", "config")
+#: Modules the Space needs besides their own imports: the metric script, and the explanation, the
+#: settings and the XL-Sum recipe (app.py imports them).
+ENTRY_MODULES = ("rouge_metric", "explain", "config", "xlsum")
 # The card lives at the repository root; a built wheel carries a copy inside the package (setup.py).
 DEFAULT_CARD = next((p for p in (PACKAGE_DIR / "hub_card.md", PACKAGE_DIR.parent / "hub_card.md") if p.exists()),
                     PACKAGE_DIR.parent / "hub_card.md")
-FALLBACK_REQUIREMENTS = ("numpy>=1.22", "nltk>=3.8", "evaluate>=0.4.0", "datasets>=2.14")
+FALLBACK_REQUIREMENTS = ("numpy>=1.22", "nltk>=3.8", "evaluate>=0.4.0", "datasets>=2.14", "jieba>=0.42",
+                         "fugashi>=1.3", "unidic-lite>=1.0.8", "pythainlp>=4", "pyonmttok>=1.37", "TurkishStemmer>=1.3")
+#: The extras whose dependencies the Space installs: the evaluate module, and the word segmenters and
+#: stemmers of its language choice.
+SPACE_EXTRAS = ("evaluate", "multilingual")
 
 
 def module_file(name: str, package_dir: Path = PACKAGE_DIR) -> Optional[Path]:
@@ -101,7 +107,8 @@ def needed_modules(entries: Iterable[str] = ENTRY_MODULES, package_dir: Path = P
 
 def requirements() -> List[str]:
     """What the Space needs (from the installed package's metadata), gradio excluded: the core
-    dependencies and those of the ``[evaluate]`` extra (the Space runs the evaluate module)."""
+    dependencies and those of the extras :data:`SPACE_EXTRAS` (the Space runs the evaluate module, and its
+    language choice the segmenters and stemmers of ``[multilingual]``)."""
     try:
         from importlib.metadata import requires
 
@@ -112,7 +119,8 @@ def requirements() -> List[str]:
     for r in reqs:
         req, _, marker = r.partition(";")
         marker = marker.replace(" ", "").replace("'", '"')
-        line = r.strip() if "extra" not in marker else req.strip() if marker == 'extra=="evaluate"' else None
+        extras = {f'extra=="{e}"' for e in SPACE_EXTRAS}
+        line = r.strip() if "extra" not in marker else req.strip() if marker in extras else None
         if line and line not in deps:
             deps.append(line)
     return deps or list(FALLBACK_REQUIREMENTS)
@@ -149,24 +157,38 @@ def _package_module(name):
     return importlib.import_module(package + "." + name)
 
 
-# The choices and defaults are the settings of this folder's package (config.py, text.py).
+# The choices and defaults are the settings of this folder's package (config.py, text.py, xlsum.py).
 SETTINGS = _package_module("config")
+TEXT = _package_module("text")
+XLSUM = _package_module("xlsum")
+SEGMENT = _package_module("segment")
 DEFAULTS = SETTINGS.RougeConfig()
 ROUGE_TYPES = list(SETTINGS.ROUGE_TYPE_CHOICES)
 DEFAULT_TYPES = list(DEFAULTS.rouge_types)
 TOKENIZERS = list(SETTINGS.TOKENIZERS)  # "default" is the tokenizer of tokenizer=None
 DEFAULT_TOKENIZER = DEFAULTS.tokenizer or "default"
 MULTI_REF_MODES = list(SETTINGS.MULTI_REF_MODES)
+# Languages: those XL-Sum's scorer knows (its aliases and the "porter" pseudo-language left out).
+NO_LANGUAGE = "none"
+LANGUAGES = [NO_LANGUAGE] + sorted((set(XLSUM.SEGMENTERS) | set(XLSUM.STEMMED_LANGUAGES)) - {"porter"})
+# rouge_metric: the tokenizer (or the language's segmenter) and stemmer of this package; xlsum: XL-Sum's
+# scorer (multilingual_rouge_scoring), whose numbers XL-Sum papers report.
+RECIPES = ["rouge_metric", "xlsum"]
 SEPARATOR = "---"
-# prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref, show the normalized tokens
+# prediction, references, rouge_types, language, recipe, tokenizer, use_stemmer, multi_ref, show the tokens
 EXAMPLES = [
     ["The cat sat on the mat.\\nIt was happy.", "The cat lay on the mat.\\nThe cat was happy.\\n---\\nA cat sat.",
-     DEFAULT_TYPES, "default", False, "max", False],
+     DEFAULT_TYPES, NO_LANGUAGE, "rouge_metric", "default", False, "max", False],
     ["The quick brown fox jumped over the lazy dogs", "the quick brown dog jumps on the log", DEFAULT_TYPES,
-     "default", True, "max", False],
-    ["北京是中国的首都", "北京是首都", ["rouge1", "rouge2", "rougeL"], "unicode", False, "max", False],
+     NO_LANGUAGE, "rouge_metric", "default", True, "max", False],
+    ["北京是中国的首都", "北京是首都", ["rouge1", "rouge2", "rougeL"], NO_LANGUAGE, "rouge_metric", "unicode", False,
+     "max", False],
+    ["北京是中国的首都，也是一座历史名城。", "北京是首都，历史很长。", ["rouge1", "rouge2", "rougeL"], "chinese",
+     "rouge_metric", "default", False, "max", False],
+    ["ผมชอบกินข้าวผัดมาก", "ผมชอบกินข้าว", ["rouge1", "rouge2", "rougeL"], "thai", "xlsum",
+     "default", False, "max", False],
     ["Police killed the gunman", "The gunman was shot by police.\\n---\\nPolice kill the gunman.",
-     ["rouge1", "rougeL", "rougeW", "rougeSU4"], "default", True, "pool", True],
+     ["rouge1", "rougeL", "rougeW", "rougeSU4"], NO_LANGUAGE, "rouge_metric", "default", True, "pool", True],
 ]
 #: Shown scores: x100 with 2 decimals, the scale and rounding of the explanation's table.
 SCALE, DECIMALS = 100.0, 2
@@ -186,10 +208,33 @@ def split_references(text):
     return [r for r in refs if r.strip()]
 
 
-def score_and_explain(prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref, tokens=False):
-    \"\"\"(explanation HTML, scores dict of the evaluate module, 0-1, with signature and cross_checked) for one
-    prediction and its references; ``tokens``: the HTML shows the normalized tokens instead of the texts.
-    Bad input raises ValueError/TypeError with the package's message (the page shows it).\"\"\"
+def core_settings(language, tokenizer, use_stemmer):
+    \"\"\"The tokenizer and stemmer of the rouge_metric recipe: with a language, its word segmenter
+    (chinese: jieba, japanese: fugashi, thai: newmm, burmese: syllables; any other language: the unicode
+    tokenizer) and, with use_stemmer, its Snowball stemmer; with none, the tokenizer and Porter.\"\"\"
+    tok = None if tokenizer in (None, DEFAULT_TOKENIZER) else tokenizer
+    if language in (None, "", NO_LANGUAGE):
+        return tok, bool(use_stemmer)
+    if tok is not None:
+        raise ValueError(f"tokenizer: language={language!r} picks the tokenizer; set tokenizer to "
+                         f"{DEFAULT_TOKENIZER!r}, or language to {NO_LANGUAGE!r} to choose one")
+    stem = False
+    if use_stemmer:
+        stem = "snowball:" + language
+        if stem not in TEXT.STEMMERS:
+            raise ValueError(f"use_stemmer: no stemmer for language={language!r} in the rouge_metric recipe "
+                             "(Snowball languages only); untick use_stemmer, or choose recipe 'xlsum', which "
+                             "has XL-Sum's stemmers")
+    return XLSUM.SEGMENTERS.get(language, "unicode"), stem
+
+
+def score_and_explain(prediction, references, rouge_types, language, recipe, tokenizer, use_stemmer, multi_ref,
+                      tokens=False):
+    \"\"\"(explanation HTML, scores dict 0-1 with signature and cross_checked) for one prediction and its
+    references. Recipe rouge_metric: the scores of the evaluate module (:func:`core_settings`); recipe
+    xlsum: those of XL-Sum's scorer (``XLSumRouge(lang=language)``). ``tokens``: the HTML shows the
+    normalized tokens instead of the texts. Bad input raises ValueError/TypeError with the package's
+    message (the page shows it).\"\"\"
     refs = split_references(references or "")
     if not refs:
         raise ValueError("references: give at least one reference (separate several with a line holding only ---)")
@@ -198,11 +243,24 @@ def score_and_explain(prediction, references, rouge_types, tokenizer, use_stemme
     types_ = list(rouge_types or [])
     if not types_:
         raise ValueError("rouge_types: choose at least one rouge type")
-    tok = None if tokenizer in (None, DEFAULT_TOKENIZER) else tokenizer
-    opts = dict(rouge_types=types_, tokenizer=tok, use_stemmer=bool(use_stemmer), multi_ref=multi_ref)
-    scores = metric.compute(predictions=[prediction], references=[refs], return_precision_recall=True,
-                            return_signature=True, **opts)
-    ex = _package_module("explain").explain(prediction=prediction, references=refs, **opts)
+    explain = _package_module("explain").explain
+    if recipe == "xlsum":
+        if tokenizer not in (None, DEFAULT_TOKENIZER):
+            raise ValueError(f"tokenizer: the XL-Sum recipe tokenizes by language; set tokenizer to "
+                             f"{DEFAULT_TOKENIZER!r}")
+        lang = None if language in (None, "", NO_LANGUAGE) else language
+        scorer = XLSUM.XLSumRouge(types_, use_stemmer=bool(use_stemmer), lang=lang, multi_ref=multi_ref)
+        result = scorer.compute(predictions=[prediction], references=[refs])
+        scores = dict(result.to_dict(("precision", "recall", "fmeasure")), signature=result.signature)
+        ex = explain(prediction=prediction, references=refs, scorer=scorer)
+    elif recipe in (None, "", "rouge_metric"):
+        tok, stem = core_settings(language, tokenizer, use_stemmer)
+        opts = dict(rouge_types=types_, tokenizer=tok, use_stemmer=stem, multi_ref=multi_ref)
+        scores = metric.compute(predictions=[prediction], references=[refs], return_precision_recall=True,
+                                return_signature=True, **opts)
+        ex = explain(prediction=prediction, references=refs, **opts)
+    else:
+        raise ValueError(f"recipe: unknown recipe {recipe!r}; allowed: {', '.join(map(repr, RECIPES))}")
     # one more cross-check: the evaluate module's numbers are the explanation's
     same = all(scores[t] == ex.combined[t].fmeasure and scores[t + "_precision"] == ex.combined[t].precision
                and scores[t + "_recall"] == ex.combined[t].recall for t in types_)
@@ -217,15 +275,15 @@ def shown_scores(scores):
     return out
 
 
-def app_fn(prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref, tokens=False):
-    \"\"\"score_and_explain for the page: (HTML, scores x100, signature); errors become a message in the
-    page (gr.Error).\"\"\"
+def app_fn(prediction, references, rouge_types, language, recipe, tokenizer, use_stemmer, multi_ref, tokens=False):
+    \"\"\"score_and_explain for the page: (HTML, scores x100, signature); errors (bad input, a segmenter or
+    stemmer data that is not installed) become a message in the page (gr.Error).\"\"\"
     import gradio as gr
 
     try:
-        page, scores = score_and_explain(prediction, references, rouge_types, tokenizer, use_stemmer, multi_ref,
-                                         tokens)
-    except (ValueError, TypeError, LookupError) as exc:
+        page, scores = score_and_explain(prediction, references, rouge_types, language, recipe, tokenizer,
+                                         use_stemmer, multi_ref, tokens)
+    except (ValueError, TypeError, LookupError, SEGMENT.SegmenterMissing, SEGMENT.SegmenterError) as exc:
         raise gr.Error(str(exc)) from None
     return page, shown_scores(scores), scores["signature"]
 
@@ -245,7 +303,8 @@ DESCRIPTION = html.escape(
     'subsequence (LCS) and, for rougeLsum, the union-LCS per sentence. Every explanation is cross-checked '
     '(P/R/F re-derived from the counts; every LCS verified in both texts). In Python: '
     'evaluate.load("<namespace>/' + SCRIPT[:-3] + '"). Several references: separate them with a line ---; '
-    'newlines separate sentences (rougeLsum).')
+    'newlines separate sentences (rougeLsum). A language segments Chinese, Japanese, Thai and Burmese into '
+    'words; recipe xlsum gives the numbers of XL-Sum\\'s scorer.')
 
 
 def build_interface():
@@ -258,9 +317,17 @@ def build_interface():
             gr.Textbox(lines=4, label="prediction", info="newlines separate sentences (rougeLsum)"),
             gr.Textbox(lines=6, label="references", info="several references: separate them with a line ---"),
             gr.CheckboxGroup(choices=ROUGE_TYPES, value=DEFAULT_TYPES, label="rouge_types"),
+            gr.Dropdown(choices=LANGUAGES, value=NO_LANGUAGE, label="language",
+                        info="picks the words: chinese jieba, japanese fugashi, thai newmm, burmese syllables, "
+                             "others the unicode tokenizer; and the stemmer (Snowball; xlsum: XL-Sum's)"),
+            gr.Radio(choices=RECIPES, value=RECIPES[0], label="recipe",
+                     info="xlsum: XL-Sum's scorer (lowercase, its cleaner, segmenter and stemmer), the numbers "
+                          "of XL-Sum papers"),
             gr.Dropdown(choices=TOKENIZERS, value=DEFAULT_TOKENIZER, label="tokenizer",
-                        info="unicode: every script, e.g. Chinese per character; perl: ROUGE-1.5.5's"),
-            gr.Checkbox(value=bool(DEFAULTS.use_stemmer), label="use_stemmer", info="Porter, as rouge-score"),
+                        info="language none only. unicode: every script, e.g. Chinese per character; perl: "
+                             "ROUGE-1.5.5's"),
+            gr.Checkbox(value=bool(DEFAULTS.use_stemmer), label="use_stemmer",
+                        info="Porter as rouge-score; with a language, its stemmer"),
             gr.Dropdown(choices=MULTI_REF_MODES, value=DEFAULTS.multi_ref, label="multi_ref"),
             gr.Checkbox(value=False, label="tokens", info="show the normalized tokens instead of your texts"),
         ],
