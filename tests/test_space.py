@@ -46,7 +46,7 @@ FAKE_GRADIO = textwrap.dedent("""
         def launch(self, *a, **k):
             Interface.launched = True
     gr = _t.ModuleType("gradio")
-    for _n in ("Textbox", "CheckboxGroup", "Checkbox", "Dropdown", "JSON", "HTML"):
+    for _n in ("Textbox", "CheckboxGroup", "Checkbox", "Dropdown", "Radio", "JSON", "HTML"):
         setattr(gr, _n, type(_n, (_Component,), {}))
     gr.Interface = Interface
     gr.Error = type("Error", (Exception,), {})
@@ -107,12 +107,12 @@ ISOLATED = textwrap.dedent("""
     report["choices"] = {c.kwargs["label"]: [c.kwargs["choices"], c.kwargs["value"]] for c in ui.kwargs["inputs"]
                          if "choices" in c.kwargs}
     try:
-        app.app_fn("the cat", "  ", ["rouge1"], "default", False, "max")
+        app.app_fn("the cat", "  ", ["rouge1"], "none", "rouge_metric", "default", False, "max")
         report["error"] = None
     except gr.Error as exc:
         report["error"] = str(exc)
     try:
-        app.app_fn("the cat", "a cat", ["rouge1"], "default", False, "maximum")
+        app.app_fn("the cat", "a cat", ["rouge1"], "none", "rouge_metric", "default", False, "maximum")
         report["error2"] = None
     except gr.Error as exc:
         report["error2"] = str(exc)
@@ -250,28 +250,40 @@ def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
 
     # the app: built with the fake gradio; its function returns the package's scores and explanation
     ui = report["ui"]
-    assert ui["fn"] and ui["n_inputs"] == 7 and ui["outputs"] == ["HTML", "JSON", "Textbox"]
+    assert ui["fn"] and ui["n_inputs"] == 9 and ui["outputs"] == ["HTML", "JSON", "Textbox"]
     # short labels (the Examples table's headers); every output labelled, the scores' scale named
-    assert report["labels"][:7] == ["prediction", "references", "rouge_types", "tokenizer", "use_stemmer",
-                                    "multi_ref", "tokens"]
-    assert report["labels"][7] == "Explanation" and report["labels"][8].startswith("Scores x100, 2 decimals")
+    assert report["labels"][:9] == ["prediction", "references", "rouge_types", "language", "recipe", "tokenizer",
+                                    "use_stemmer", "multi_ref", "tokens"]
+    assert report["labels"][9] == "Explanation" and report["labels"][10].startswith("Scores x100, 2 decimals")
     assert not ui["article_has_yaml"]
     # the choices and defaults are the settings'
-    from rouge_metric import config
+    from rouge_metric import config, xlsum
 
+    languages = ["none"] + sorted((set(xlsum.SEGMENTERS) | set(xlsum.STEMMED_LANGUAGES)) - {"porter"})
     assert report["choices"] == {"rouge_types": [list(config.ROUGE_TYPE_CHOICES), list(config.DEFAULT_ROUGE_TYPES)],
+                                 "language": [languages, "none"], "recipe": [["rouge_metric", "xlsum"], "rouge_metric"],
                                  "tokenizer": [list(config.TOKENIZERS), "default"],
                                  "multi_ref": [list(config.MULTI_REF_MODES), config.RougeConfig().multi_ref]}
     # the <namespace> placeholder is escaped: a browser shows it instead of reading it as a tag
     assert "&lt;namespace&gt;/rouge_metric" in ui["description"] and "<namespace>" not in ui["description"]
-    assert {ex[3] for ex in ui["examples"]} >= {"default", "unicode"}
-    assert any(ex[6] for ex in ui["examples"]) and not all(ex[6] for ex in ui["examples"])
+    assert {ex[5] for ex in ui["examples"]} >= {"default", "unicode"}
+    assert {ex[3] for ex in ui["examples"]} >= {"none", "chinese", "thai"} and {ex[4] for ex in ui["examples"]} == {
+        "rouge_metric", "xlsum"}
+    assert any(ex[8] for ex in ui["examples"]) and not all(ex[8] for ex in ui["examples"])
     for ex, (page, scores), (shown, signature) in zip(ui["examples"], report["app"], report["shown"]):
-        pred, ref_text, types_, tok, stem, mode, tokens = ex
+        pred, ref_text, types_, lang, recipe, tok, stem, mode, tokens = ex
         refs_ex = [r.strip("\n") for r in ref_text.split("\n---\n")]
-        opts = dict(rouge_types=types_, tokenizer=None if tok == "default" else tok, use_stemmer=stem, multi_ref=mode)
-        want = installed.compute(predictions=[pred], references=[refs_ex], return_precision_recall=True,
-                                 return_signature=True, **opts)
+        if recipe == "xlsum":
+            scorer = xlsum.XLSumRouge(types_, use_stemmer=stem, lang=None if lang == "none" else lang, multi_ref=mode)
+            res = scorer.compute(predictions=[pred], references=[refs_ex])
+            want = dict(res.to_dict(("precision", "recall", "fmeasure")), signature=res.signature)
+            opts = dict(scorer=scorer)
+        else:
+            seg = xlsum.SEGMENTERS.get(lang, "unicode") if lang != "none" else None
+            opts = dict(rouge_types=types_, tokenizer=seg or (None if tok == "default" else tok), use_stemmer=stem,
+                        multi_ref=mode)
+            want = installed.compute(predictions=[pred], references=[refs_ex], return_precision_recall=True,
+                                     return_signature=True, **opts)
         assert scores.pop("cross_checked") is True and shown.pop("cross_checked") is True
         assert signature == scores["signature"]
         assert _strip_backend(scores.pop("signature")) == _strip_backend(want.pop("signature"))
@@ -345,21 +357,28 @@ def test_app_builds_with_the_real_gradio(exported, monkeypatch):
     from rouge_metric import Rouge
 
     assert app.EXAMPLES
-    for pred, ref_text, types_, tok, stem, mode, tokens in app.EXAMPLES:
-        page, scores = app.score_and_explain(pred, ref_text, types_, tok, stem, mode, tokens)
-        assert app.app_fn(pred, ref_text, types_, tok, stem, mode, tokens)[1:] == (app.shown_scores(scores),
-                                                                                    scores["signature"])
+    from rouge_metric.xlsum import SEGMENTERS, XLSumRouge
+
+    for ex in app.EXAMPLES:
+        pred, ref_text, types_, lang, recipe, tok, stem, mode, tokens = ex
+        page, scores = app.score_and_explain(*ex)
+        assert app.app_fn(*ex)[1:] == (app.shown_scores(scores), scores["signature"])
         refs = [r.strip("\n") for r in ref_text.split("\n---\n")]
-        want = Rouge(types_, tokenizer=tok, use_stemmer=stem, multi_ref=mode).compute(predictions=[pred],
-                                                                                      references=[refs])
+        if recipe == "xlsum":
+            want = XLSumRouge(types_, use_stemmer=stem, lang=lang, multi_ref=mode).compute(predictions=[pred],
+                                                                                           references=[refs])
+        else:
+            tok = SEGMENTERS.get(lang, "unicode") if lang != "none" else tok
+            want = Rouge(types_, tokenizer=tok, use_stemmer=stem, multi_ref=mode).compute(predictions=[pred],
+                                                                                          references=[refs])
         for t in types_:
             assert scores[t] == want.scores[t].fmeasure
         assert all(f'data-type="{t}"' in page for t in types_) and scores["cross_checked"] is True
     with pytest.raises(gr.Error, match="rouge_types: choose at least one rouge type"):
-        app.app_fn("a", "a", [], "default", False, "max")
+        app.app_fn("a", "a", [], "none", "rouge_metric", "default", False, "max")
     # the page shows user text as text
     page, _, _ = app.app_fn('<script>alert(1)</script> "><img src=x onerror=alert(1)>', "</script> javascript:alert(1)",
-                            ["rouge1", "rougeL"], "whitespace", False, "max")
+                            ["rouge1", "rougeL"], "none", "rouge_metric", "whitespace", False, "max")
     assert "<script" not in page.lower() and "</script" not in page.lower() and "<img" not in page.lower()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "javascript:alert(1)" in page
 
