@@ -36,6 +36,7 @@ from browser import chrome, require_chromium, wait_for  # noqa: E402
 require_chromium()
 pytest.importorskip("gradio", reason="the Space runs on gradio (the [test] extra, Python >= 3.10)")
 pytest.importorskip("selenium.webdriver", reason="selenium drives the browser (the [test] extra)")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 LAUNCH = textwrap.dedent("""
@@ -107,17 +108,38 @@ def _wait(predicate, timeout=90):
     return wait_for(predicate, timeout, 0.3)
 
 
-def _submit(browser, url, prediction, references, tokenizer=None):
+def _choose(browser, label, value):
+    """Pick ``value`` in the dropdown labelled ``label`` (scrolled into view: the list of languages is long)."""
+    dropdown = next(i for i in browser.find_elements(By.CSS_SELECTOR, "input[role='listbox'], input")
+                    if (i.get_attribute("aria-label") or "").startswith(label))
+    dropdown.click()
+
+    def option():
+        try:  # the list of another dropdown may be going away meanwhile
+            found = [o for o in browser.find_elements(By.CSS_SELECTOR, "li[role='option']")
+                     if (o.get_attribute("textContent") or "").replace("✓", "").strip() == value]
+            if found:
+                browser.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", found[0])
+                found[0].click()
+                return True
+        except StaleElementReferenceException:
+            return False
+        return False
+
+    _wait(option)
+
+
+def _submit(browser, url, prediction, references, tokenizer=None, language=None, recipe=None):
     browser.get(url)
     boxes = _wait(lambda: browser.find_elements(By.CSS_SELECTOR, "textarea"))
     boxes[0].send_keys(prediction)
     boxes[1].send_keys(references)
     if tokenizer is not None:
-        dropdown = next(i for i in browser.find_elements(By.CSS_SELECTOR, "input[role='listbox'], input")
-                        if (i.get_attribute("aria-label") or "").startswith("tokenizer"))
-        dropdown.click()
-        _wait(lambda: [o for o in browser.find_elements(By.CSS_SELECTOR, "li[role='option']")
-                       if o.text.strip() == tokenizer])[0].click()
+        _choose(browser, "tokenizer", tokenizer)
+    if language is not None:
+        _choose(browser, "language", language)
+    if recipe is not None:
+        next(r for r in browser.find_elements(By.CSS_SELECTOR, "label") if r.text.strip() == recipe).click()
     next(b for b in browser.find_elements(By.CSS_SELECTOR, "button") if b.text.strip() == "Submit").click()
 
 
@@ -183,8 +205,8 @@ def test_layout_fits_the_page(server, browser, artifacts):
                                  "arguments[0].scrollWidth, arguments[0].clientWidth]", examples)
     assert box[1] <= page_width and box[0] >= 0
     headers = examples.find_elements(By.TAG_NAME, "th")
-    assert [h.text.strip() for h in headers] == ["prediction", "references", "rouge_types", "tokenizer",
-                                                 "use_stemmer", "multi_ref", "tokens"]
+    assert [h.text.strip() for h in headers] == ["prediction", "references", "rouge_types", "language", "recipe",
+                                                 "tokenizer", "use_stemmer", "multi_ref", "tokens"]
     for h in headers:  # every header inside the table's visible box and the page
         r = browser.execute_script("var r = arguments[0].getBoundingClientRect(); return [r.left, r.right]", h)
         assert box[0] - 1 <= r[0] and r[1] <= min(box[1], page_width) + 1, (h.text, r, box)
@@ -213,3 +235,105 @@ def test_layout_fits_the_page(server, browser, artifacts):
     # the user's words are highlighted; the tokens checkbox shows the normalized tokens
     marks = browser.find_elements(By.CSS_SELECTOR, '.rm-type[data-type="rouge1"] mark.rm-hit[data-side="pred"]')
     assert [m.text for m in marks][:2] == ["The", "cat"]
+
+
+# ------------------------------------------------------------------------------- languages
+LANGUAGE_CASES = {  # Bengali without stemming: its stemmer's rules file is not shipped
+    "thai": ("ผมชอบกินข้าวผัดมาก วันนี้", "ผมชอบกินข้าว วันนี้"),
+    "chinese": ("北京是中国的首都，也是一座历史名城。", "北京是首都，历史很长。"),
+    "japanese": ("東京は日本の首都です。タワーに行きました。", "東京タワーに行きました。"),
+    "bengali": ("বাংলাদেশের রাজধানী ঢাকা। আমি বাংলায় গান গাই।", "ঢাকা বাংলাদেশের রাজধানী, আমি গান গাই।"),
+}
+SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
+
+
+def _screenshots(browser, artifacts, name):
+    """The explanation at 1366x768 and 390x844 (the viewport, as a phone shows it)."""
+    for size, (w, h) in SIZES.items():
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": size == "phone"})
+        time.sleep(0.5)
+        ref = browser.find_element(By.CSS_SELECTOR, ".rm-explain .rm-ref")
+        browser.execute_script("arguments[0].scrollIntoView()", ref)
+        time.sleep(0.3)
+        browser.save_screenshot(str(artifacts / f"space_{name}_{size}.png"))
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= \
+            browser.execute_script("return document.documentElement.clientWidth") + 1, (name, size)
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _scorer(lang, recipe):
+    from rouge_metric import Rouge, xlsum
+
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    if recipe == "xlsum":
+        return xlsum.XLSumRouge(types, lang=lang)
+    return Rouge(types, tokenizer=xlsum.SEGMENTERS.get(lang, "unicode"))
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGE_CASES))
+@pytest.mark.parametrize("recipe", ["rouge_metric", "xlsum"])
+def test_languages_highlight_the_users_words(server, browser, artifacts, lang, recipe):
+    """Thai, Chinese, Japanese and Bengali: the language (and the XL-Sum recipe) segments the texts; the
+    highlighted elements are the user's own words at the explained positions, and the scores are the
+    scorer's (Rouge with the segmenter; XLSumRouge)."""
+    pytest.importorskip("jieba"), pytest.importorskip("pythainlp"), pytest.importorskip("fugashi")
+    pytest.importorskip("pyonmttok")
+    pred, ref = LANGUAGE_CASES[lang]
+    _submit(browser, server, pred, ref, language=lang, recipe=recipe)
+    _wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".rm-explain .rm-scores"))
+    scorer = _scorer(lang, recipe)
+    want = scorer.score_multi([ref], pred) if recipe == "xlsum" else scorer.score(prediction=pred, references=[ref])
+    ex = explain(prediction=pred, references=[ref], scorer=scorer)
+    assert ex.combined == want and ex.has_spans and not ex.unlocated_note
+    for t, sc in want.items():
+        cells = browser.find_element(By.CSS_SELECTOR, f'.rm-scores tr[data-type="{t}"]').find_elements(By.TAG_NAME, "td")
+        assert [c.text for c in cells[1:4]] == [f"{x * 100:.2f}" for x in sc], t
+    te = ex.references[0].types
+    for t in ("rouge1", "rouge2", "rougeL"):
+        for side, positions, text, spans in (("pred", te[t].pred_positions, pred, ex.pred_spans),
+                                             ("ref", te[t].ref_positions, ref, ex.references[0].spans)):
+            marks = browser.find_elements(By.CSS_SELECTOR, f'.rm-type[data-type="{t}"] mark.rm-hit[data-side="{side}"]')
+            assert [(int(m.get_attribute("data-pos")), m.get_attribute("textContent")) for m in marks] == [
+                (i, text[spans[i][0]:spans[i][1]]) for i in positions], (t, side)
+            assert marks, (t, side)
+    shown = browser.find_element(By.CSS_SELECTOR, ".rm-shown")
+    assert shown.get_attribute("data-shown") == "text" and "not highlighted" not in shown.text
+    sig = [a for a in browser.find_elements(By.CSS_SELECTOR, "textarea") if "types:" in (a.get_attribute("value") or "")]
+    assert sig[0].get_attribute("value") == ex.signature.replace("backend:native", "backend:python")
+    _screenshots(browser, artifacts, f"{lang}_{recipe}")
+
+
+def test_unmapped_token_is_shown_unhighlighted_and_the_page_says_so(server, browser, artifacts):
+    """A Burmese syllable the segmenter reorders has no span: the page shows the text as typed, does not
+    highlight that syllable, and says which tokens it could not map back."""
+    pred, ref = "မြန်မာ စာ ကို\u1037\u103a", "မြန်မာ ကို\u1037\u103a စာ"
+    _submit(browser, server, pred, ref, language="burmese", recipe="xlsum")
+    _wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".rm-explain .rm-scores"))
+    note = browser.find_element(By.CSS_SELECTOR, ".rm-shown").text
+    assert "could not be mapped back to your text exactly are not highlighted" in note and "prediction: 1" in note
+    marks = browser.find_elements(By.CSS_SELECTOR, '.rm-type[data-type="rouge1"] mark.rm-hit[data-side="pred"]')
+    assert [m.get_attribute("textContent") for m in marks] == ["မြန်", "မာ", "စာ"]
+    row = browser.find_element(By.CSS_SELECTOR, '.rm-scores tr[data-type="rouge1"]').find_elements(By.TAG_NAME, "td")
+    assert row[3].text == "100.00"  # the unmapped syllable still counts
+    _screenshots(browser, artifacts, "burmese_unmapped")
+
+
+def test_hostile_text_in_every_language_stays_text(server, browser, artifacts):
+    hostile = '<img src=x onerror="document.title=1"><script>document.title=2</script>'
+    for lang, (pred, ref) in sorted(LANGUAGE_CASES.items()):
+        _submit(browser, server, hostile + pred, ref + hostile, language=lang, recipe="xlsum")
+        _wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".rm-explain .rm-scores"))
+        assert browser.execute_script("return document.querySelectorAll('.rm-explain img, .rm-explain script')"
+                                      ".length") == 0, lang
+        assert browser.title not in ("1", "2"), lang
+        texts = browser.find_element(By.CSS_SELECTOR, ".rm-explain").get_attribute("textContent")
+        assert hostile + pred in texts and ref + hostile in texts, lang
+    browser.save_screenshot(str(artifacts / "space_hostile.png"))
+
+
+def test_language_errors_show_the_message(server, browser, artifacts):
+    """A language that picks the tokenizer refuses another tokenizer; a stemmer the recipe lacks is named."""
+    _submit(browser, server, "北京", "北京", tokenizer="unicode", language="chinese")
+    _wait(lambda: "tokenizer: language='chinese' picks the tokenizer" in browser.find_element(By.TAG_NAME, "body").text)
+    browser.save_screenshot(str(artifacts / "space_language_error.png"))
