@@ -248,15 +248,16 @@ SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 
 
 def _screenshots(browser, artifacts, name):
-    """The explanation at 1366x768 and 390x844 (the viewport, as a phone shows it)."""
+    """The explanation at 1366x768 and 390x844 (the viewport, as a phone shows it): its top (the scores)
+    and the first reference's matches."""
     for size, (w, h) in SIZES.items():
         browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                 {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": size == "phone"})
         time.sleep(0.5)
-        ref = browser.find_element(By.CSS_SELECTOR, ".rm-explain .rm-ref")
-        browser.execute_script("arguments[0].scrollIntoView()", ref)
-        time.sleep(0.3)
-        browser.save_screenshot(str(artifacts / f"space_{name}_{size}.png"))
+        for part, selector in (("scores", ".rm-explain"), ("matches", ".rm-explain .rm-ref")):
+            browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.CSS_SELECTOR, selector))
+            time.sleep(0.3)
+            browser.save_screenshot(str(artifacts / f"space_{name}_{size}_{part}.png"))
         assert browser.execute_script("return document.documentElement.scrollWidth") <= \
             browser.execute_script("return document.documentElement.clientWidth") + 1, (name, size)
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

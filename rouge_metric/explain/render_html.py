@@ -21,6 +21,9 @@ CSS = """
 .rm-explain table{border-collapse:collapse;margin:.4em 0}
 .rm-explain th,.rm-explain td{border:1px solid #d4d4d8;padding:2px 8px;text-align:right}
 .rm-explain th:first-child,.rm-explain td:first-child{text-align:left}
+.rm-scroll{overflow-x:auto;max-width:100%}
+.rm-explain .rm-scroll table.rm-scores :is(th,td){white-space:nowrap;padding:2px 8px}
+@media (max-width:480px){.rm-explain .rm-scroll table.rm-scores :is(th,td){padding:2px 5px}}
 .rm-status{padding:4px 8px;border-radius:6px;margin:.3em 0;font-weight:600}
 .rm-ok{background:#dcfce7;color:#14532d}.rm-bad{background:#fee2e2;color:#7f1d1d}
 .rm-legend span{display:inline-block;margin-right:12px}
@@ -28,7 +31,8 @@ CSS = """
 .rm-type{border-left:4px solid var(--c);padding:2px 10px;margin:.5em 0}
 .rm-head{font-weight:600}.rm-note{color:#52525b;font-size:12px}
 .rm-label{display:inline-block;min-width:7em;color:#52525b;font-size:12px}
-.rm-tok{padding:1px 2px;border-radius:3px}
+.rm-tok{border-radius:3px}
+mark.rm-tok{padding:1px 1px}
 .rm-text{white-space:pre-wrap;overflow-wrap:anywhere}
 mark.rm-hit{background:var(--c);color:#111}
 mark.rm-clipped{background:transparent;outline:2px dashed var(--c);color:#111}
@@ -129,7 +133,8 @@ def explanation_html(ex: "Explanation", scale: float = 100.0, tokens: bool = Fal
     tokens, the signature, check details) is HTML-escaped; the fragment holds no script, link or
     attribute taken from user text. ``scale`` multiplies the scores (100: percent, 2 decimals);
     ``tokens=True`` (and a text without character spans) shows the normalized tokens instead of the
-    user's texts. ``css=False`` leaves out the ``<style>`` element (:data:`CSS`), for a page that holds
+    user's texts. The score table scrolls sideways inside its own box where the page is narrower (a
+    phone). ``css=False`` leaves out the ``<style>`` element (:data:`CSS`), for a page that holds
     many fragments and includes the style once. What :meth:`Explanation.to_html`, the Hub Space and
     ``rouge-metric explain --html`` show."""
     original = not tokens and ex.has_spans
@@ -152,7 +157,7 @@ def explanation_html(ex: "Explanation", scale: float = 100.0, tokens: bool = Fal
                     f"<td>{_pct(sc.recall, scale)}</td><td>{_pct(sc.fmeasure, scale)}</td>{cells}</tr>")
     caption = f"<caption>scores ×{scale:g}" + (f", combined over references (multi_ref={_h(ex.multi_ref)})"
                                                  if multi else "") + "</caption>"
-    parts.append(f'<table class="rm-scores">{caption}{head}{"".join(rows)}</table>')
+    parts.append(f'<div class="rm-scroll"><table class="rm-scores">{caption}{head}{"".join(rows)}</table></div>')
     counts = [f"prediction: {len(ex.pred_tokens)} tokens"] + [
         f"reference {k}: {len(r.tokens)} tokens" for k, r in enumerate(ex.references, 1)]
     parts.append(f'<div class="rm-note rm-counts">{_h(" · ".join(counts))}</div>')
