@@ -23,6 +23,9 @@ The folder holds
 folder, so the metric script is written as ``DIR/<folder name>.py`` (``rouge_metric.py`` for a folder
 named ``rouge_metric``): any folder name works except one that is a copied module's name or is not a
 plain file name. The card is ``hub_card.md`` of the source checkout, or the copy a wheel carries.
+
+One file over 400 lines because the app is one template (``APP_TEMPLATE``, written out as ``app.py``)
+that only makes sense beside the export that fills it in and the module list it imports from.
 """
 
 from __future__ import annotations
