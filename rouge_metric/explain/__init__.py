@@ -15,8 +15,11 @@ plus the evidence behind ``hit``:
 
 The display (:meth:`Explanation.format`, :meth:`Explanation.to_html`) shows the user's own text with the
 matched words highlighted: every token carries the character span it came from
-(:meth:`rouge_metric.text.TextPipeline.token_spans`: the named tokenizers give spans, stemming and
-stopwords keep them); ``tokens=True`` shows the tokens as the scorer sees them (after lower-casing and
+(:meth:`rouge_metric.text.TextPipeline.token_spans`: the named tokenizers give spans, the word
+segmenters and the XL-Sum recipe included (``explain(..., scorer=XLSumRouge(...))``, mapped back through
+its lowercasing and cleaner); stemming and stopwords keep them; a token that is not in the text as
+written, such as a Burmese syllable the segmenter reorders, is left unhighlighted and
+``Explanation.unlocated_note`` names it); ``tokens=True`` shows the tokens as the scorer sees them (after lower-casing and
 stemming) instead, and so does a custom tokenizer callable, which gives no spans (the display says so).
 Positions in the explanation are token positions either way. Every explanation is
 cross-checked (:func:`cross_check`): P/R/F re-derived from its counts with ROUGE-1.5.5's general F
