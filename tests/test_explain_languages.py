@@ -211,6 +211,32 @@ def test_explanation_highlights_the_users_words_with_the_scorers_numbers(lang, r
         assert word and word in (pred if side == "pred" else ref)
 
 
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), lang=st.sampled_from(["thai", "chinese", "japanese", "bengali", "burmese"]),
+       recipe=st.sampled_from(["words", "xlsum"]))
+def test_every_highlight_processed_is_its_token(data, lang, recipe):
+    """On the page: every highlighted element's text, processed alone (lowercase for the segmenters;
+    XL-Sum's cleaner for the recipe), is the token at the position it names; and every hit whose token
+    has a span is highlighted."""
+    pred = data.draw(script_texts(lang, 12))
+    ref = data.draw(script_texts(lang, 12))
+    scorer = _scorers(lang)[recipe]
+    ex = explain(prediction=pred, references=[ref], scorer=scorer)
+    assert ex.cross_checked, ex.failed_checks()
+    process = (lambda piece: clean_piece(piece)) if recipe == "xlsum" else str.lower
+    p = _Marks()
+    p.feed(ex.to_html())
+    te = ex.references[0].types
+    for t in ("rouge1", "rouge2", "rougeL"):
+        got = [m for m in p.marks if m[0] == t]
+        for _, side, i, word in got:
+            toks = ex.pred_tokens if side == "pred" else ex.references[0].tokens
+            assert process(word) == toks[i], (word, toks[i])
+        want = [("pred", i) for i in te[t].pred_positions if ex.pred_spans[i] is not None] + \
+               [("ref", i) for i in te[t].ref_positions if ex.references[0].spans[i] is not None]
+        assert [m[1:3] for m in got] == want, t
+
+
 def test_xlsum_space_tokens_are_the_separators_between_words():
     """XL-Sum scores the space jieba returns between two words; its highlight is the separators of the
     user's text there, and the matched unit is shown as ␣."""
