@@ -335,7 +335,7 @@ def build_interface():
             gr.Checkbox(value=False, label="tokens", info="show the normalized tokens instead of your texts"),
         ],
         outputs=[gr.HTML(label="Explanation", show_label=True, container=True),
-                 gr.JSON(label=f"Scores x{SCALE:g}, {DECIMALS} decimals (evaluate module)"),
+                 gr.JSON(label=f"Scores x{SCALE:g}, {DECIMALS} decimals (evaluate module; recipe xlsum: XLSumRouge)"),
                  gr.Textbox(label="Signature (every setting behind the numbers)", lines=2, max_lines=6)],
         title="ROUGE (rouge_metric)",
         description=DESCRIPTION,

@@ -129,7 +129,7 @@ def _choose(browser, label, value):
     _wait(option)
 
 
-def _submit(browser, url, prediction, references, tokenizer=None, language=None, recipe=None):
+def _submit(browser, url, prediction, references, tokenizer=None, language=None, recipe=None, use_stemmer=False):
     browser.get(url)
     boxes = _wait(lambda: browser.find_elements(By.CSS_SELECTOR, "textarea"))
     boxes[0].send_keys(prediction)
@@ -140,6 +140,8 @@ def _submit(browser, url, prediction, references, tokenizer=None, language=None,
         _choose(browser, "language", language)
     if recipe is not None:
         next(r for r in browser.find_elements(By.CSS_SELECTOR, "label") if r.text.strip() == recipe).click()
+    if use_stemmer:
+        next(c for c in browser.find_elements(By.CSS_SELECTOR, "label") if c.text.strip() == "use_stemmer").click()
     next(b for b in browser.find_elements(By.CSS_SELECTOR, "button") if b.text.strip() == "Submit").click()
 
 
@@ -212,7 +214,7 @@ def test_layout_fits_the_page(server, browser, artifacts):
         assert box[0] - 1 <= r[0] and r[1] <= min(box[1], page_width) + 1, (h.text, r, box)
     # every output has a visible label
     text = body.text
-    for label in ("Explanation", "Scores x100, 2 decimals (evaluate module)", "Signature"):
+    for label in ("Explanation", "Scores x100, 2 decimals (evaluate module; recipe xlsum: XLSumRouge)", "Signature"):
         assert label in text, label
     # the scores panel: the table's numbers (x100, 2 decimals), no 17-digit floats
     want = explain(prediction=pred, references=[ref], rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"])
@@ -303,6 +305,28 @@ def test_languages_highlight_the_users_words(server, browser, artifacts, lang, r
     sig = [a for a in browser.find_elements(By.CSS_SELECTOR, "textarea") if "types:" in (a.get_attribute("value") or "")]
     assert sig[0].get_attribute("value") == ex.signature.replace("backend:native", "backend:python")
     _screenshots(browser, artifacts, f"{lang}_{recipe}")
+
+
+@pytest.mark.skipif(not os.path.isfile(os.environ.get("ROUGE_METRIC_BENGALI_RULES") or ""),
+                    reason="Bengali stemming needs common.rules ($ROUGE_METRIC_BENGALI_RULES); not shipped")
+def test_bengali_stemmed_highlights_whole_words(server, browser, artifacts):
+    from rouge_metric.xlsum import XLSumRouge
+
+    pred, ref = LANGUAGE_CASES["bengali"]
+    _submit(browser, server, pred, ref, language="bengali", recipe="xlsum", use_stemmer=True)
+    _wait(lambda: "stem=rafi" in browser.find_element(By.CSS_SELECTOR, ".rm-sig").text
+          if browser.find_elements(By.CSS_SELECTOR, ".rm-sig") else False)
+    scorer = XLSumRouge(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True, lang="bengali")
+    ex = explain(prediction=pred, references=[ref], scorer=scorer)
+    assert ex.combined == scorer.score_multi([ref], pred)
+    for t, sc in ex.combined.items():
+        cells = browser.find_element(By.CSS_SELECTOR, f'.rm-scores tr[data-type="{t}"]').find_elements(By.TAG_NAME, "td")
+        assert [c.text for c in cells[1:4]] == [f"{x * 100:.2f}" for x in sc], t
+    marks = browser.find_elements(By.CSS_SELECTOR, '.rm-type[data-type="rouge1"] mark.rm-hit[data-side="pred"]')
+    te = ex.references[0].types["rouge1"]
+    assert [m.get_attribute("textContent") for m in marks] == [pred[slice(*ex.pred_spans[i])] for i in te.pred_positions]
+    assert any(ex.pred_tokens[i] != pred[slice(*ex.pred_spans[i])] for i in te.pred_positions)  # a stem, whole word shown
+    _screenshots(browser, artifacts, "bengali_stemmed")
 
 
 def test_unmapped_token_is_shown_unhighlighted_and_the_page_says_so(server, browser, artifacts):
