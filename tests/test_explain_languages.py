@@ -264,7 +264,8 @@ def test_a_token_without_a_span_is_not_highlighted_and_the_page_says_so(recipe):
     p.feed(page)
     assert ("rouge1", "pred", 3) not in [m[:3] for m in p.marks]  # ... shown unhighlighted
     assert [m[3] for m in p.marks if m[:2] == ("rouge1", "pred")] == ["မြန်", "မာ", "စာ"]
-    assert "could not be mapped back to your text exactly are not highlighted" in page
+    assert page.count("could not be mapped back to your text exactly are not highlighted") == 1  # said once
+    assert page.index('class="rm-status rm-warn rm-unlocated"') < page.index('class="rm-ref"')  # before the texts
     assert pred in re.sub(r"<[^>]+>", "", page)  # the user's text is still there in full
     text = ex.format(color=False)
     assert "pred: [မြန်][မာ] [စာ] ကို\u1037\u103a\n" in text and "not highlighted: prediction: 1" in text

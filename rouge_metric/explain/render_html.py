@@ -26,6 +26,7 @@ CSS = """
 @media (max-width:480px){.rm-explain .rm-scroll table.rm-scores :is(th,td){padding:2px 5px}}
 .rm-status{padding:4px 8px;border-radius:6px;margin:.3em 0;font-weight:600}
 .rm-ok{background:#dcfce7;color:#14532d}.rm-bad{background:#fee2e2;color:#7f1d1d}
+.rm-warn{background:#fef9c3;color:#713f12;font-weight:400}
 .rm-legend span{display:inline-block;margin-right:12px}
 .rm-swatch{display:inline-block;width:1em;height:1em;border-radius:3px;vertical-align:-2px;margin-right:4px}
 .rm-type{border-left:4px solid var(--c);padding:2px 10px;margin:.5em 0}
@@ -127,8 +128,9 @@ def _type_html(ex: "Explanation", ref: "ReferenceExplanation", te: "TypeExplanat
 
 def explanation_html(ex: "Explanation", scale: float = 100.0, tokens: bool = False, css: bool = True) -> str:
     """One example's explanation as an HTML fragment (one ``<div class="rm-explain">``): whether the
-    cross-checks held, the P/R/F table with the counts per reference, a legend, and per reference and
-    rouge type the matches highlighted in both texts (one colour per type; for rougeLsum every
+    cross-checks held, the P/R/F table with the counts per reference, which tokens could not be
+    mapped back to the text (they are not highlighted; ``Explanation.unlocated_note``), a legend, and
+    per reference and rouge type the matches highlighted in both texts (one colour per type; for rougeLsum every
     sentence, clipped union-LCS positions dashed), then the signature. Every piece of user text (texts,
     tokens, the signature, check details) is HTML-escaped; the fragment holds no script, link or
     attribute taken from user text. ``scale`` multiplies the scores (100: percent, 2 decimals);
@@ -161,6 +163,8 @@ def explanation_html(ex: "Explanation", scale: float = 100.0, tokens: bool = Fal
     counts = [f"prediction: {len(ex.pred_tokens)} tokens"] + [
         f"reference {k}: {len(r.tokens)} tokens" for k, r in enumerate(ex.references, 1)]
     parts.append(f'<div class="rm-note rm-counts">{_h(" · ".join(counts))}</div>')
+    if original and ex.unlocated_note:  # said before the texts, where the missing highlight is seen
+        parts.append(f'<div class="rm-status rm-warn rm-unlocated">{_h(ex.unlocated_note)}</div>')
     # legend: one swatch per type present, and the clipped style
     first = ex.references[0].types
     legend = "".join(f'<span><span class="rm-swatch" style="background:{type_color(te)}"></span>{_h(t)}</span>'
@@ -174,6 +178,6 @@ def explanation_html(ex: "Explanation", scale: float = 100.0, tokens: bool = Fal
         parts.extend(_type_html(ex, ref, te, scale, original) for te in ref.types.values())
         parts.append("</div>")
     parts.append(f'<div class="rm-note rm-shown" data-shown="{"text" if original else "tokens"}">'
-                 f'{_h(shown_note(ex, original, "the tokens option"))}</div>'
+                 f'{_h(shown_note(ex, original, "the tokens option", unlocated=False))}</div>'
                  f'<div class="rm-sig">{_h(ex.signature)}</div></div>')
     return "".join(parts)

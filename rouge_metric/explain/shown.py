@@ -99,11 +99,12 @@ def number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.4g}"
 
 
-def shown_note(ex: "Explanation", original: bool, how: str) -> str:
-    """What the display shows; ``how`` names the switch to the normalized tokens."""
+def shown_note(ex: "Explanation", original: bool, how: str, unlocated: bool = True) -> str:
+    """What the display shows; ``how`` names the switch to the normalized tokens; ``unlocated``: also
+    which tokens are not highlighted for want of a span (a display that says it elsewhere passes False)."""
     if original:
         out = f"shown: your texts, the words whose tokens match highlighted (the normalized tokens: {how})"
-        return out + (f"; {ex.unlocated_note}" if ex.unlocated_note else "")
+        return out + (f"; {ex.unlocated_note}" if ex.unlocated_note and unlocated else "")
     why = f" ({ex.spans_note})" if ex.spans_note else ""
     return "shown: the tokens as the scorer sees them (tokenizer, lower-casing, stemming)" + why
 
