@@ -90,3 +90,36 @@ def test_callback_passes_the_recipe_to_its_metric():
     assert f"tok:xlsum(lang={lang}," in cb.metric.signature and cb.metric.rouge.rouge_types == ("rouge1", "rougeL")
     with pytest.raises(ValueError, match="lang='chinese': a language of recipe='xlsum'"):
         RougeCallback(eval_dataset=[{"input_ids": [1], "labels": [1]}], tokenizer=tok, lang="chinese")
+
+
+@pytest.mark.integration
+def test_trainer_logs_xlsums_numbers_of_its_generations(tmp_path):
+    """A real Seq2SeqTrainer evaluation (an untrained tiny T5 generating from Chinese documents): the logged
+    ROUGE is XL-Sum's scorer on the independently decoded generations and labels."""
+    import numpy as np
+    import transformers
+
+    from rouge_metric.callbacks.testing import build_model, encode_pairs, tiny_training_args
+
+    lang, _, preds, refs = case("zh", rows=6, recipe=True)
+    tok = build_tokenizer(preds + refs)
+    model = build_model(len(tok), seed=0, max_length=16)
+    eval_set = encode_pairs(tok, list(zip(preds, refs)), max_target_length=64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        metric = RougeComputeMetrics(tok, recipe="xlsum", lang=lang, use_stemmer=False)
+    args = tiny_training_args(str(tmp_path), generation_max_length=16)
+    trainer = transformers.Seq2SeqTrainer(model=model, args=args, eval_dataset=eval_set, compute_metrics=metric,
+                                          data_collator=transformers.DataCollatorForSeq2Seq(tok, model=model),
+                                          processing_class=tok)
+    logged = trainer.evaluate()
+    out = trainer.predict(eval_set)
+
+    def decode(ids):
+        ids = np.where(np.asarray(ids) < 0, tok.pad_token_id, ids)
+        return [t.strip() for t in tok.batch_decode(ids.tolist(), skip_special_tokens=True)]
+
+    gen, labels = decode(out.predictions), decode(out.label_ids)
+    assert labels == refs
+    oracle = xlsum_oracle(TYPES, False, lang, gen, labels)
+    assert {t: logged[f"eval_{t}"] for t in TYPES} == {t: mean_f(oracle, t) * 100 for t in TYPES}
