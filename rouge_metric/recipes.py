@@ -32,7 +32,8 @@ from typing import Any, Optional, Sequence
 
 from .config import DEFAULT_ROUGE_TYPES
 from .scoring import Rouge
-from .xlsum import LANGUAGES, XLSumRouge, canonical_language
+from .segment import SegmenterMissing
+from .xlsum import LANGUAGES, SEGMENTERS, XLSumRouge, canonical_language
 
 #: The recipe names (``recipe=None`` is ``"default"``).
 RECIPES = ("default", "xlsum")
@@ -93,8 +94,14 @@ def make_rouge(rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *, recipe: Opti
         raise TypeError(f"lang: expected a language name (str) or None, got {type(lang).__name__}")
     if not use_stemmer and xl.get("callable_tokenizer") is None:
         _warn_unknown(lang)  # with the stemmer, XLSumRouge warns (the stemmer is what XL-Sum warns about)
-    scorer = XLSumRouge(rouge_types, use_stemmer=use_stemmer, lang=lang, backend=backend, num_threads=num_threads,
-                        **xl, **options)
+    try:
+        scorer = XLSumRouge(rouge_types, use_stemmer=use_stemmer, lang=lang, backend=backend, num_threads=num_threads,
+                            **xl, **options)
+    except SegmenterMissing as exc:  # name the argument that asked for the segmenter
+        segmenter = SEGMENTERS.get(canonical_language(lang) or "")
+        if segmenter is None or f"tokenizer={segmenter!r}" not in str(exc):
+            raise
+        raise SegmenterMissing(f"lang={lang!r}: recipe='xlsum' segments it with {segmenter}: {exc}") from None
     return scorer.rouge
 
 

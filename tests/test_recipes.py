@@ -107,6 +107,20 @@ def test_unknown_language_gives_xlsums_numbers_and_warns_once():
         make_rouge(["rouge1"], recipe="xlsum", lang="klingon-recipes-stem", use_stemmer=True)
 
 
+def test_missing_segmenter_of_the_language_names_lang_package_and_extra(monkeypatch):
+    if not has("pyonmttok"):
+        pytest.skip("pyonmttok is not installed")
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pythainlp", None)
+    monkeypatch.setitem(sys.modules, "pythainlp.tokenize", None)
+    monkeypatch.setattr(segment.raw_segmenter("thai_newmm"), "_fn", None)
+    with pytest.raises(segment.SegmenterMissing, match=r"^lang='thai': recipe='xlsum' segments it with thai_newmm: "
+                                                       r"tokenizer='thai_newmm' needs the package 'pythainlp'.*"
+                                                       r"'multilingual' extra"):
+        make_rouge(["rouge1"], recipe="xlsum", lang="thai", use_stemmer=True, min_char_length=7)
+
+
 def test_lang_of_the_wrong_type_is_refused():
     with pytest.raises(TypeError, match="lang: expected a language name"):
         make_rouge(["rouge1"], recipe="xlsum", lang=3)
