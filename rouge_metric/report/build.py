@@ -14,6 +14,7 @@ from .._version import __version__
 from ..config import DEFAULT_ROUGE_TYPES, RougeConfig
 from . import page
 from .data import DEFAULT_TEST_RESAMPLES, ReportData, collect
+from .page import EXPLAIN_EXAMPLES
 
 #: Examples the table of a report holds at most (a seeded sample beyond it).
 MAX_EXAMPLES = 500
@@ -27,12 +28,15 @@ class Report:
             (``data.systems[name].result``), comparisons, length statistics.
         results: name -> :class:`~rouge_metric.CorpusResult` of every system (with bootstrap intervals).
         comparisons: method -> :class:`~rouge_metric.ComparisonResult` (empty with one system).
-        kept: the indices of the examples in the table; explained: explanations embedded.
-        timings: seconds spent per stage (``score``, ``charts``, ``explanations``, ``page``).
+        kept: the indices of the examples in the table; explained: explanations embedded (one per
+            system and explained example); counts: explanations left out and why, texts cut for display.
+        timings: wall seconds per stage (``score``: scoring, intervals, tests and length statistics;
+            ``charts``; ``explanations``; ``page``) and ``total``; cpu_timings: the same in CPU seconds
+            of the process (``time.process_time``).
     """
 
     def __init__(self, page_html: str, data: ReportData, kept: Any, counts: Dict[str, int],
-                 timings: Dict[str, float]) -> None:
+                 timings: Dict[str, float], cpu_timings: Optional[Dict[str, float]] = None) -> None:
         self._html = page_html
         self.data = data
         self.results = {nm: data.systems[nm].result for nm in data.names}
@@ -41,6 +45,7 @@ class Report:
         self.counts = dict(counts)
         self.explained = counts["explained"]
         self.timings = dict(timings)
+        self.cpu_timings = dict(cpu_timings or {})
 
     def html(self) -> str:
         """The whole self-contained HTML document."""
@@ -67,20 +72,30 @@ def fingerprint(names: Sequence[str], predictions: Dict[str, Sequence[str]], ref
     """SHA-256 of the inputs (system names, predictions, references; length-prefixed UTF-8), its first 16
     hex digits: the same inputs give the same fingerprint."""
     h = hashlib.sha256()
+    parts: list = []
 
     def add(s: str) -> None:
         b = s.encode("utf-8", "surrogatepass")
-        h.update(len(b).to_bytes(8, "little"))
-        h.update(b)
+        parts.append(len(b).to_bytes(8, "little"))
+        parts.append(b)
+
+    def flush() -> None:
+        h.update(b"".join(parts))
+        parts.clear()
 
     for refs in references:
-        h.update(len(refs).to_bytes(4, "little"))
+        parts.append(len(refs).to_bytes(4, "little"))
         for r in refs:
             add(r)
+        if len(parts) > 4096:
+            flush()
     for nm in names:
         add(nm)
         for p in predictions[nm]:
             add(p)
+            if len(parts) > 4096:
+                flush()
+    flush()
     return h.hexdigest()[:16]
 
 
@@ -101,7 +116,8 @@ def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, s
            name: Optional[str] = None, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
            config: Optional[RougeConfig] = None, backend: Optional[str] = None, num_threads: Optional[int] = None,
            max_examples: int = MAX_EXAMPLES, test_resamples: int = DEFAULT_TEST_RESAMPLES,
-           title: Optional[str] = None, command: Optional[str] = None, **rouge_options: Any) -> Report:
+           explain_examples: int = EXPLAIN_EXAMPLES, title: Optional[str] = None, command: Optional[str] = None,
+           **rouge_options: Any) -> Report:
     """Build the HTML report of one or more systems on the same references.
 
     Args:
@@ -116,6 +132,10 @@ def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, s
             and ``seed`` (aggregation is always ``bootstrap``). ``seed`` also draws the paired tests and
             the examples sample.
         max_examples: examples the table holds (a seeded sample beyond it).
+        explain_examples: examples of the table whose explanations (of every system) the page embeds: all
+            of them when the table holds no more, otherwise the largest gains and losses, the lowest and
+            highest scores of every system and a seeded sample
+            (:func:`~rouge_metric.report.page.explained_examples`); 0 embeds none.
         test_resamples: resamples of the paired bootstrap and trials of approximate randomization.
         title: the page title; command: the command line shown as the way to reproduce the page (the CLI
             sets it; by default the Python call is shown).
@@ -129,32 +149,40 @@ def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, s
     """
     if isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1:
         raise ValueError(f"max_examples: expected an integer >= 1, got {max_examples!r}")
+    if isinstance(explain_examples, bool) or not isinstance(explain_examples, int) or explain_examples < 0:
+        raise ValueError(f"explain_examples: expected an integer >= 0, got {explain_examples!r}")
     from .plots import require_matplotlib
 
     require_matplotlib()  # before any scoring: a missing extra fails at once
-    t0 = time.perf_counter()
+    marks = [(time.perf_counter(), time.process_time())]
     data = collect(predictions, references, systems=systems, name=name, rouge_types=rouge_types, config=config,
                    backend=backend, num_threads=num_threads, test_resamples=test_resamples, **rouge_options)
-    t1 = time.perf_counter()
+    marks.append((time.perf_counter(), time.process_time()))
     seed = data.rouge.config.seed
     body = [None, page.corpus_section(data), page.distributions_section(data), page.length_section(data, seed),
             page.systems_section(data, page.snippet_fn(data))]
-    t2 = time.perf_counter()
+    marks.append((time.perf_counter(), time.process_time()))
     keep = page.sample(data, max_examples, seed)
-    ex_data, blob, counts = page.examples_data(data, keep)
-    t3 = time.perf_counter()
-    body.append(page.examples_section(data, keep, counts, ex_data["textChars"], max_examples, seed))
+    ex_data, blob, counts = page.examples_data(data, keep, explain_examples=explain_examples, seed=seed)
+    marks.append((time.perf_counter(), time.process_time()))
+    body.append(page.examples_section(data, keep, counts, ex_data["textChars"], max_examples, seed, explain_examples))
     options = dict(rouge_options)
     if max_examples != MAX_EXAMPLES:
         options["max_examples"] = max_examples
     if test_resamples != DEFAULT_TEST_RESAMPLES:
         options["test_resamples"] = test_resamples
+    if explain_examples != EXPLAIN_EXAMPLES:
+        options["explain_examples"] = explain_examples
     call = command if command is not None else python_call(systems, name, data.types, options)
     title = title if title is not None else "ROUGE report"
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     body[0] = page.header(data, title=title, call=call, version=__version__, date=date,
                           fingerprint=fingerprint(data.names, data.predictions, data.references))
     doc = page.document("".join(body), title, page.script_json(ex_data), blob)
-    t4 = time.perf_counter()
-    timings = {"score": t1 - t0, "charts": t2 - t1, "explanations": t3 - t2, "page": t4 - t3, "total": t4 - t0}
-    return Report(doc, data, keep, counts, timings)
+    marks.append((time.perf_counter(), time.process_time()))
+    stages = ("score", "charts", "explanations", "page")
+    timings = {k: marks[j + 1][0] - marks[j][0] for j, k in enumerate(stages)}
+    timings["total"] = marks[-1][0] - marks[0][0]
+    cpu = {k: marks[j + 1][1] - marks[j][1] for j, k in enumerate(stages)}
+    cpu["total"] = marks[-1][1] - marks[0][1]
+    return Report(doc, data, keep, counts, timings, cpu)

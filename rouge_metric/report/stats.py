@@ -71,12 +71,29 @@ class Correlation(NamedTuple):
 def correlation(f: Any, pred_len: Any, ratio: Any) -> Correlation:
     """:class:`Correlation` of per-example F with the prediction length (every example) and with the
     length ratio (the examples whose ratio is finite: a reference with no token has none)."""
+    return correlations({"": f}, pred_len, ratio)[""]
+
+
+def correlations(f_by_type: Dict[str, Any], pred_len: Any, ratio: Any) -> Dict[str, Correlation]:
+    """:func:`correlation` of every type's per-example F with the same lengths: the ranks of the
+    lengths, of the ratios and of each F are computed once (the same floats as one call per type).
+    O(types * n log n)."""
     import numpy as np
 
-    f = np.asarray(f, dtype=np.float64)
+    pred_len = np.asarray(pred_len, dtype=np.float64)
+    ratio = np.asarray(ratio, dtype=np.float64)
     ok = np.isfinite(ratio)
-    return Correlation(pearson(f, pred_len), spearman(f, pred_len), pearson(f[ok], ratio[ok]),
-                       spearman(f[ok], ratio[ok]))
+    every = bool(ok.all())
+    ratio_ok = ratio if every else ratio[ok]
+    len_ranks, ratio_ranks = ranks(pred_len), ranks(ratio_ok)
+    out = {}
+    for t, f in f_by_type.items():
+        f = np.asarray(f, dtype=np.float64)
+        f_ranks = ranks(f)
+        f_ok, f_ok_ranks = (f, f_ranks) if every else (f[ok], ranks(f[ok]))
+        out[t] = Correlation(pearson(f, pred_len), pearson(f_ranks, len_ranks), pearson(f_ok, ratio_ok),
+                             pearson(f_ok_ranks, ratio_ranks))
+    return out
 
 
 def bucket_labels() -> List[str]:
