@@ -12,13 +12,16 @@ the files list them in different orders), repeated up to
 types (rouge1, rouge2, rougeL, rougeLsum), stemming off, 1,000 bootstrap resamples, 1,000 resamples of
 each paired test.
 
-Prints the machine, the time per stage (``Report.timings``: scoring with the corpus bootstrap and the
-paired tests, charts, explanations, page) and in total, the size of the file, and the wall time of
-``report(...)`` including the import of matplotlib (the first report of a process pays it).
+Prints the machine, the wall and CPU time per stage (``Report.timings`` and ``Report.cpu_timings``:
+scoring with the corpus bootstrap, the paired tests and the length statistics; charts; explanations; page)
+and in total, the size of the file, and the wall and CPU time of ``report(...)`` including the import of
+matplotlib (the first report of a process pays it). CPU time is the process's (``time.process_time``, every
+thread): on a shared machine it moves less than the wall time, which waits for the other jobs.
 
 ``--browser`` (selenium and Debian's chromium + chromedriver): the page's load until its script is ready,
 three column sorts and one text filter (times measured in the page with ``performance.now()``; the filter
-includes its 120 ms debounce), and the first opened explanation (which inflates them all).
+includes its 120 ms debounce), and the first opened explanation (of a row that has one: opening it
+inflates them all).
 """
 
 from __future__ import annotations
@@ -74,6 +77,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=100_000)
     ap.add_argument("--systems", type=int, choices=(1, 2), default=2)
+    ap.add_argument("--explain-examples", type=int, default=None,
+                    help="examples with an embedded explanation (default: the report's, 100)")
     ap.add_argument("--out", default="/tmp/report_bench.html")
     ap.add_argument("--browser", action="store_true", help="time the page in headless Chromium")
     args = ap.parse_args()
@@ -82,15 +87,17 @@ def main() -> int:
           f"Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}")
     print(f"input: {len(refs):,} examples, {len(preds)} system(s), {source}")
     names = list(preds)
-    t = time.perf_counter()
+    extra = {} if args.explain_examples is None else {"explain_examples": args.explain_examples}
+    t, c = time.perf_counter(), time.process_time()
     from rouge_metric.report import report
 
-    rep = report(preds[names[0]], refs, name=names[0], systems={k: preds[k] for k in names[1:]} or None)
-    wall = time.perf_counter() - t
+    rep = report(preds[names[0]], refs, name=names[0], systems={k: preds[k] for k in names[1:]} or None, **extra)
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
     rep.save(args.out)
     size = os.path.getsize(args.out)
-    print("stages (s): " + ", ".join(f"{k} {v:.2f}" for k, v in rep.timings.items()))
-    print(f"wall with imports: {wall:.2f} s")
+    print("stages, wall (s): " + ", ".join(f"{k} {v:.2f}" for k, v in rep.timings.items()))
+    print("stages, CPU (s):  " + ", ".join(f"{k} {v:.2f}" for k, v in rep.cpu_timings.items()))
+    print(f"with imports: wall {wall:.2f} s, CPU {cpu:.2f} s")
     print(f"file: {args.out}, {size / 1e6:.2f} MB; table keeps {len(rep.kept):,} examples, "
           f"{rep.explained:,} explanations embedded")
     if args.browser:
@@ -110,7 +117,10 @@ def browser(path: str) -> None:
     opts.binary_location = shutil.which("chromium") or shutil.which("chromium-browser") or "chromium"
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         opts.add_argument(arg)
-    d = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"), options=opts)
+    driver = shutil.which("chromedriver")
+    if driver is None:  # never let selenium look for (download) a driver
+        raise SystemExit("--browser needs chromedriver on PATH (Debian: apt-get install chromium chromium-driver)")
+    d = webdriver.Chrome(service=Service(driver), options=opts)
     try:
         d.set_window_size(1366, 768)
         t = time.perf_counter()
@@ -130,8 +140,10 @@ def browser(path: str) -> None:
             "{childList:true,characterData:true,subtree:true});q.value='police';q.dispatchEvent(new Event('input'));")
         print(f"page: filter 'police': {ms:.1f} ms with the 120 ms debounce ({d.find_element(By.ID, 'rm-pageinfo').text})")
         t = time.perf_counter()
-        d.find_elements(By.CSS_SELECTOR, "#rm-examples tbody tr.rm-row")[0].click()
+        d.find_elements(By.CSS_SELECTOR, "#rm-examples tbody tr.rm-row.rm-has")[0].click()  # a row with one
         while not d.find_elements(By.CSS_SELECTOR, "#rm-detail .rm-explain"):
+            if time.perf_counter() - t > 60:
+                raise RuntimeError("no explanation shown after 60 s")
             time.sleep(0.02)
         print(f"page: first explanation shown after {time.perf_counter() - t:.2f} s")
     finally:
