@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional, Sequence
 from .._version import __version__
 from ..config import DEFAULT_ROUGE_TYPES, RougeConfig
 from . import page
-from .data import DEFAULT_TEST_RESAMPLES, ReportData, collect
+from .data import DEFAULT_TEST_RESAMPLES, ReportData, begin
 from .page import EXPLAIN_EXAMPLES
 
 #: Examples the table of a report holds at most (a seeded sample beyond it).
@@ -30,9 +30,11 @@ class Report:
         comparisons: method -> :class:`~rouge_metric.ComparisonResult` (empty with one system).
         kept: the indices of the examples in the table; explained: explanations embedded (one per
             system and explained example); counts: explanations left out and why, texts cut for display.
-        timings: wall seconds per stage (``score``: scoring, intervals, tests and length statistics;
-            ``charts``; ``explanations``; ``page``) and ``total``; cpu_timings: the same in CPU seconds
-            of the process (``time.process_time``).
+        timings: wall seconds per stage and ``total``: ``score`` (validation, scoring, per-example
+            arrays, length statistics), ``charts``, ``explanations`` (the corpus intervals and the paired
+            tests resample on background threads meanwhile), ``intervals`` (waiting for them to finish),
+            ``page``; cpu_timings: the CPU seconds of the process (``time.process_time``, every thread)
+            in each stage.
     """
 
     def __init__(self, page_html: str, data: ReportData, kept: Any, counts: Dict[str, int],
@@ -155,17 +157,25 @@ def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, s
 
     require_matplotlib()  # before any scoring: a missing extra fails at once
     marks = [(time.perf_counter(), time.process_time())]
-    data = collect(predictions, references, systems=systems, name=name, rouge_types=rouge_types, config=config,
-                   backend=backend, num_threads=num_threads, test_resamples=test_resamples, **rouge_options)
+    # The corpus intervals and the paired tests resample on background threads while the charts and the
+    # explanations are made from the per-example values; wait() joins them before the sections that show them.
+    data = begin(predictions, references, systems=systems, name=name, rouge_types=rouge_types, config=config,
+                 backend=backend, num_threads=num_threads, test_resamples=test_resamples, **rouge_options)
+    try:
+        marks.append((time.perf_counter(), time.process_time()))
+        seed = data.rouge.config.seed
+        charts = [page.distributions_section(data), page.length_section(data, seed)]
+        deltas_svg = page.deltas_chart(data) if len(data.names) > 1 else None
+        marks.append((time.perf_counter(), time.process_time()))
+        keep = page.sample(data, max_examples, seed)
+        ex_data, blob, counts = page.examples_data(data, keep, explain_examples=explain_examples, seed=seed)
+        marks.append((time.perf_counter(), time.process_time()))
+    finally:
+        data.wait()
     marks.append((time.perf_counter(), time.process_time()))
-    seed = data.rouge.config.seed
-    body = [None, page.corpus_section(data), page.distributions_section(data), page.length_section(data, seed),
-            page.systems_section(data, page.snippet_fn(data))]
-    marks.append((time.perf_counter(), time.process_time()))
-    keep = page.sample(data, max_examples, seed)
-    ex_data, blob, counts = page.examples_data(data, keep, explain_examples=explain_examples, seed=seed)
-    marks.append((time.perf_counter(), time.process_time()))
-    body.append(page.examples_section(data, keep, counts, ex_data["textChars"], max_examples, seed, explain_examples))
+    body = [None, page.corpus_section(data)] + charts + [page.systems_section(data, page.snippet_fn(data), deltas_svg),
+                                                         page.examples_section(data, keep, counts, ex_data["textChars"],
+                                                                               max_examples, seed, explain_examples)]
     options = dict(rouge_options)
     if max_examples != MAX_EXAMPLES:
         options["max_examples"] = max_examples
@@ -180,7 +190,7 @@ def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, s
                           fingerprint=fingerprint(data.names, data.predictions, data.references))
     doc = page.document("".join(body), title, page.script_json(ex_data), blob)
     marks.append((time.perf_counter(), time.process_time()))
-    stages = ("score", "charts", "explanations", "page")
+    stages = ("score", "charts", "explanations", "intervals", "page")
     timings = {k: marks[j + 1][0] - marks[j][0] for j, k in enumerate(stages)}
     timings["total"] = marks[-1][0] - marks[0][0]
     cpu = {k: marks[j + 1][1] - marks[j][1] for j, k in enumerate(stages)}

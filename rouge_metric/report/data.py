@@ -2,7 +2,14 @@
 :class:`~rouge_metric.Rouge` (bootstrap aggregation: exact means and seeded intervals), the per-example
 P/R/F and lengths kept as arrays, the length statistics, and for two or more systems the paired tests of
 :func:`rouge_metric.significance.paired_test` (what :func:`rouge_metric.compare` runs) with both methods.
-No HTML here: :mod:`rouge_metric.report.page` renders what :func:`collect` returns."""
+No HTML here: :mod:`rouge_metric.report.page` renders what :func:`collect` returns.
+
+The per-example values are computed once and every number reuses them: the table, the distributions and
+the length statistics read the arrays, the corpus intervals and the paired tests resample them. The
+resampling (the native gather of :func:`rouge_metric.aggregate.resampled_means`, which releases the GIL)
+runs on two background threads started by :func:`begin`, while the caller draws the charts and explains
+examples from the arrays; :meth:`ReportData.wait` joins them. The numbers are those of the sequential
+computation: each resampling draws from its own ``default_rng(seed)``."""
 
 from __future__ import annotations
 
@@ -24,11 +31,11 @@ TOP_K = 10
 
 
 class SystemScores:
-    """One system's scores: its :class:`CorpusResult` (means, bootstrap intervals, signature), and per
-    example the (P, R, F) of every type (``values[type]``: an ``(n, 3)`` float64 array) and the
-    prediction length in tokens (``pred_len``)."""
+    """One system's scores: its :class:`CorpusResult` (means, bootstrap intervals, signature; None until
+    :meth:`ReportData.wait`), and per example the (P, R, F) of every type (``values[type]``: an ``(n, 3)``
+    float64 array) and the prediction length in tokens (``pred_len``)."""
 
-    def __init__(self, name: str, result: CorpusResult, values: Dict[str, Any], flat: Dict[str, Any],
+    def __init__(self, name: str, result: Optional[CorpusResult], values: Dict[str, Any], flat: Dict[str, Any],
                  pred_len: Any) -> None:
         self.name = name
         self.result = result
@@ -53,7 +60,7 @@ class ReportData:
         correlations: name -> type -> :class:`~rouge_metric.report.stats.Correlation`.
         buckets: name -> the rows of :func:`~rouge_metric.report.stats.ratio_buckets`.
         length_flagged, length_note: whether length explains a large share of the scores, and the sentence.
-        comparisons: method -> :class:`ComparisonResult` (empty with one system).
+        comparisons: method -> :class:`ComparisonResult` (empty with one system; after :meth:`wait`).
         deltas: name -> type -> per-example F delta against the baseline; wins: name -> type -> (w, t, l).
         gains, losses: name -> example indices with the largest F gains / losses (first type).
         test_resamples: resamples of each paired test.
@@ -65,6 +72,20 @@ class ReportData:
     @property
     def baseline(self) -> str:
         return self.names[0]
+
+    def wait(self) -> "ReportData":
+        """Join the resampling :func:`begin` started: fill every system's ``result`` and ``comparisons``
+        (an error raised there is raised here). Idempotent; :func:`collect` returns data already joined."""
+        pending = self.__dict__.pop("_pending", None)
+        if pending is not None:
+            pool, results, tests = pending
+            try:
+                for nm, result in zip(self.names, results.result()):
+                    self.systems[nm].result = result
+                self.comparisons = tests.result() if tests is not None else {}
+            finally:
+                pool.shutdown(wait=True)
+        return self
 
 
 def _runs(predictions: Any, systems: Any, name: str) -> List[Tuple[str, str, Any]]:
@@ -170,7 +191,20 @@ def collect(predictions: Any, references: Any, *, systems: Any = None, name: Opt
             rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, config: Optional[RougeConfig] = None,
             backend: Optional[str] = None, num_threads: Optional[int] = None,
             test_resamples: int = DEFAULT_TEST_RESAMPLES, **options: Any) -> ReportData:
-    """Validate, score every system once and compute every statistic of the report (see :class:`ReportData`)."""
+    """Validate, score every system once and compute every statistic of the report (see :class:`ReportData`):
+    :func:`begin`, then :meth:`ReportData.wait`."""
+    return begin(predictions, references, systems=systems, name=name, rouge_types=rouge_types, config=config,
+                 backend=backend, num_threads=num_threads, test_resamples=test_resamples, **options).wait()
+
+
+def begin(predictions: Any, references: Any, *, systems: Any = None, name: Optional[str] = None,
+          rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, config: Optional[RougeConfig] = None,
+          backend: Optional[str] = None, num_threads: Optional[int] = None,
+          test_resamples: int = DEFAULT_TEST_RESAMPLES, **options: Any) -> ReportData:
+    """:func:`collect` without waiting for the resampling: validate, score every system once, compute the
+    per-example arrays and the length statistics, and start the corpus intervals (:func:`corpus_results`)
+    and the paired tests (:func:`paired_tests`) on two background threads. Everything but ``results``
+    and ``comparisons`` is ready on return; :meth:`ReportData.wait` gives those."""
     import numpy as np
 
     if isinstance(test_resamples, bool) or not isinstance(test_resamples, int) or test_resamples < 1:
@@ -183,15 +217,14 @@ def collect(predictions: Any, references: Any, *, systems: Any = None, name: Opt
     scored_runs = [_score(rouge, preds, refs) for _, preds in runs]
     names = [nm for nm, _ in runs]
     flats = [dict(acc.values) for acc, _ in scored_runs]  # type: ignore[arg-type]
-    # The paired tests run on a second thread while this one resamples the corpus intervals: both spend
-    # their time in the native gather, which releases the GIL (the same numbers, in less wall time).
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="rouge_metric-report")
+    try:
+        results = pool.submit(corpus_results, rouge, [acc for acc, _ in scored_runs])
         tests = pool.submit(paired_tests, rouge, names, flats, len(refs), test_resamples) if len(names) > 1 else None
-        results = corpus_results(rouge, [acc for acc, _ in scored_runs])
         scored: Dict[str, SystemScores] = {}
-        for nm, flat, (_, lens), result in zip(names, flats, scored_runs, results):
+        for nm, flat, (_, lens) in zip(names, flats, scored_runs):
             values = {t: np.asarray(flat[t], dtype=np.float64).reshape(-1, 3) for t in types}
-            scored[nm] = SystemScores(nm, result, values, flat, lens[:, 0])
+            scored[nm] = SystemScores(nm, None, values, flat, lens[:, 0])
         ref_len = scored_runs[0][1][:, 1]
         ratio = {nm: stats.length_ratio(s.pred_len, ref_len) for nm, s in scored.items()}
         correlations = {nm: stats.correlations({t: s.f(t) for t in types}, s.pred_len, ratio[nm])
@@ -207,11 +240,14 @@ def collect(predictions: Any, references: Any, *, systems: Any = None, name: Opt
             deltas[nm] = {t: scored[nm].f(t) - base.f(t) for t in types}
             wins[nm] = {t: stats.wins(deltas[nm][t]) for t in types}
             gains[nm], losses[nm] = stats.largest(deltas[nm][types[0]], TOP_K)
-        comparisons = tests.result() if tests is not None else {}
+    except BaseException:
+        pool.shutdown(wait=True)
+        raise
     return ReportData(rouge=rouge, types=types, n=len(refs), names=names, predictions=dict(runs), references=refs,
                       systems=scored, ref_len=np.asarray(ref_len), ratio=ratio, correlations=correlations,
-                      buckets=buckets, length_flagged=flagged, length_note=note, comparisons=comparisons,
-                      deltas=deltas, wins=wins, gains=gains, losses=losses, test_resamples=test_resamples)
+                      buckets=buckets, length_flagged=flagged, length_note=note, comparisons={},
+                      deltas=deltas, wins=wins, gains=gains, losses=losses, test_resamples=test_resamples,
+                      _pending=(pool, results, tests))
 
 
 def paired_tests(rouge: Rouge, names: Sequence[str], flats: Sequence[Dict[str, Any]], n: int,

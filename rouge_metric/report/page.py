@@ -178,7 +178,14 @@ def length_section(d: ReportData, seed: int) -> str:
             + "<h3>Length-ratio buckets</h3>" + "".join(buckets) + "</section>")
 
 
-def systems_section(d: ReportData, snippet: Any) -> str:
+def deltas_chart(d: ReportData) -> str:
+    """The SVG of the per-example F deltas of every compared system (no paired test needed)."""
+    return plots.deltas(d.types, d.names[1:], lambda nm, t: d.deltas[nm][t])
+
+
+def systems_section(d: ReportData, snippet: Any, deltas_svg: Optional[str] = None) -> str:
+    """The comparison of every system with the baseline (empty with one system); ``deltas_svg``: the
+    chart of :func:`deltas_chart` when already drawn."""
     if len(d.names) < 2:
         return ""
     base = d.baseline
@@ -198,7 +205,7 @@ def systems_section(d: ReportData, snippet: Any) -> str:
                   "p (paired bootstrap)", "p (approx. randomization)", "wins / ties / losses"], rows, left=2,
                  attrs=' id="rm-significance"')
     ex_note = "exact: every assignment enumerated" if ar.exact else f"{ar.n_resamples:,} trials"
-    svg = plots.deltas(d.types, d.names[1:], lambda nm, t: d.deltas[nm][t])
+    svg = deltas_svg if deltas_svg is not None else deltas_chart(d)
     t0 = d.types[0]
     lists = []
     for nm in d.names[1:]:
