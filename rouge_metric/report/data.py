@@ -154,7 +154,7 @@ def make_rouge(rouge_types: Sequence[str], config: Optional[RougeConfig], backen
                  **options)
 
 
-def _score(rouge: Rouge, preds: List[str], refs: List[List[str]]) -> Tuple[CorpusAccumulator, Any]:
+def score_system(rouge: Rouge, preds: List[str], refs: List[List[str]]) -> Tuple[CorpusAccumulator, Any]:
     """One system scored once: its accumulator (exact sums and the per-example values) and the per-example
     ``(prediction, reference)`` lengths, an ``(n, 2)`` array."""
     import numpy as np
@@ -214,7 +214,7 @@ def begin(predictions: Any, references: Any, *, systems: Any = None, name: Optio
     rouge = make_rouge(rouge_types, config, backend, num_threads, dict(options))
     runs, refs = validate(predictions, references, systems, name)
     types = list(rouge.rouge_types)
-    scored_runs = [_score(rouge, preds, refs) for _, preds in runs]
+    scored_runs = [score_system(rouge, preds, refs) for _, preds in runs]
     names = [nm for nm, _ in runs]
     flats = [dict(acc.values) for acc, _ in scored_runs]  # type: ignore[arg-type]
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="rouge_metric-report")
