@@ -1,7 +1,11 @@
 """The HTML report without a browser: its numbers are the library's (corpus results with bootstrap
 intervals, compare's paired tests), its content, the escaping of user text, the size rule, the errors
 (Python API and the CLI's files), and the notebook views (``_repr_html_``). The page in Chromium is
-tests/test_report_browser.py."""
+tests/test_report_browser.py, the notebook executed by a kernel tests/test_report_notebook.py.
+
+One file of about 470 lines: every test here builds pages through the one public call and reads them with
+the same helpers and fixtures (the data blocks, the decoded explanations, a two-system report built once),
+in the fast tier; splitting it would copy those helpers."""
 
 import base64
 import gzip
