@@ -145,6 +145,11 @@ def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, s
     Errors name the argument and index: systems of another length than ``references``, an empty
     corpus, a system name given twice, a text that is not a string.
 
+    Every system is scored once; its per-example values feed the table, the charts, the length statistics,
+    the corpus intervals and the paired tests. The resampling (native when the native backend is active)
+    runs on two background threads while the charts are drawn and the examples explained: the same
+    numbers as one step after the other. Time grows linearly with n in scoring and resampling only.
+
     >>> rep = report(["the cat sat on the mat"], ["the cat lay on the mat"], rouge_types=["rouge1"])  # doctest: +SKIP
     >>> rep.save("report.html")  # doctest: +SKIP
     'report.html'
