@@ -239,7 +239,7 @@ def explained_examples(d: ReportData, keep: Any, limit: int, seed: int) -> List[
     the table with the lowest and with the highest F of the first rouge type (equal F in index order);
     then a seeded sample of the other examples of the table,
     ``numpy.random.default_rng(seed).choice(rest, k, replace=False)`` (``rest`` sorted), up to ``limit``
-    examples in all."""
+    examples in all (the forced examples alone may be more)."""
     import numpy as np
 
     keep = np.asarray(keep, dtype=np.int64)
@@ -264,7 +264,8 @@ def explained_rule(limit: int, seed: int) -> str:
     """The sentence that states :func:`explained_examples`' rule."""
     if limit <= 0:
         return "No explanation is embedded (explain_examples=0)."
-    return (f"Explanations are embedded for {limit:,} examples of the table (all of them when it holds no more): "
+    return (f"Explanations are embedded for {limit:,} examples of the table (all of them when it holds no more; "
+            "more when the gains, losses and extremes below alone exceed that): "
             f"the largest gains and losses, the {EXPLAIN_EXTREMES} lowest and {EXPLAIN_EXTREMES} highest "
             f"first-type F of every system, and a seeded sample of the others "
             f"(numpy.random.default_rng({seed}).choice(rest, k, replace=False)); rows marked ◆ carry theirs. "
