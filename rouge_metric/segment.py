@@ -24,9 +24,15 @@ name                 segmenter                                    package (extra
 Each tokenizer's signature names the segmenter, its version and its dictionary, e.g.
 ``tok:fugashi(1.5.2,dict=unidic-lite-1.0.8)``. A missing package raises :class:`SegmenterMissing`
 (an ``ImportError``) naming the extra and the package; a dictionary that cannot be loaded raises
-:class:`SegmenterError`; so does a text the segmenter fails on (the message shows the text).
+:class:`SegmenterError`; so does a text the segmenter fails on: the message shows the text, and the
+scorer (:class:`~rouge_metric.Rouge`, its batch and one-example paths) names where the text is, e.g.
+``references[3][0]: tokenizer='jieba': the segmenter failed on the text ...`` (:func:`locate_failure`).
 Segmentation is cached per unique text (:data:`CACHE_SIZE` texts per segmenter, least recently used
-dropped), so a reference shared by many predictions is segmented once.
+dropped), so a reference shared by many predictions is segmented once. :func:`token_spans` gives each
+word's characters in the text (explanations highlight them; :func:`align`).
+
+One file of about 400 lines: the segmenters, their named tokenizers and the spans of their words share the
+loading, caching and word rules.
 """
 
 from __future__ import annotations
@@ -56,7 +62,44 @@ class SegmenterMissing(ImportError):
 
 
 class SegmenterError(RuntimeError):
-    """A segmenter could not be loaded (its dictionary) or failed on a text."""
+    """A segmenter could not be loaded (its dictionary) or failed on a text.
+
+    ``where``: the argument and index of the text it failed on (``predictions[3]``, ``references[2][1]``),
+    set when the scorer that called it knows them (the message then starts with it); else None."""
+
+    where: Optional[str] = None
+    #: the same error before it was located (its message without ``where``)
+    original: Optional["SegmenterError"] = None
+
+
+def located(exc: SegmenterError, where: str) -> SegmenterError:
+    """``exc`` with the place of its text: a new :class:`SegmenterError` whose message starts with
+    ``where`` (``exc`` itself when it already names one).
+
+    >>> located(SegmenterError("tokenizer='jieba': the segmenter failed"), "predictions[2]")
+    SegmenterError("predictions[2]: tokenizer='jieba': the segmenter failed")
+    """
+    if exc.where is not None:
+        return exc
+    out = SegmenterError(f"{where}: {exc}")
+    out.where, out.original = where, exc
+    out.__cause__ = exc.__cause__ if exc.__cause__ is not None else exc
+    return out
+
+
+def locate_failure(exc: SegmenterError, process: Callable[[Any], Any],
+                   texts: Sequence[Tuple[str, Any]]) -> SegmenterError:
+    """``exc`` located at the first of ``texts`` (``(where, text)`` pairs, in scoring order) that
+    ``process`` fails on with a :class:`SegmenterError`; ``exc`` itself when none does (or it is already
+    located). Runs on the error path only: the texts before the failing one come from the caches."""
+    if exc.where is not None:
+        return exc
+    for where, text in texts:
+        try:
+            process(text)
+        except SegmenterError:
+            return located(exc, where)
+    return exc
 
 
 def package_version(dist: str) -> str:
@@ -322,14 +365,14 @@ def describe(name: str) -> str:
 
 
 # ------------------------------------------------------------------------------------ character spans
-def locate(tokens: Sequence[str], text: str) -> List[Optional[Tuple[int, int]]]:
+def align(tokens: Sequence[str], text: str) -> List[Optional[Tuple[int, int]]]:
     """Where each of a segmenter's ``tokens`` is in ``text``, in order: ``(start, end)`` with
     ``text[start:end] == token``, or None for a token that is not there as written (a segmenter that
     reorders or joins characters across a space). A token is placed at its next occurrence when only
     whitespace, or no more characters than the unplaced tokens before it hold, lie between it and the
     previous token; otherwise it stays unplaced. O(len(text)) plus one scan per unplaced token.
 
-    >>> locate(["北京", "是", "首都"], "北京 是首都")
+    >>> align(["北京", "是", "首都"], "北京 是首都")
     [(0, 2), (3, 4), (4, 6)]
     """
     out: List[Optional[Tuple[int, int]]] = []
@@ -356,7 +399,7 @@ def token_spans(name: str, text: str) -> List[Tuple[str, Optional[int], Optional
     """
     raw = raw_segmenter(name)(text)
     out: List[Tuple[str, Optional[int], Optional[int]]] = []
-    for t, where in zip(raw, locate(raw, text)):
+    for t, where in zip(raw, align(raw, text)):
         if not _is_word(t):
             continue
         if where is not None and text[where[0]:where[1]].lower() == t.lower():
@@ -366,5 +409,5 @@ def token_spans(name: str, text: str) -> List[Tuple[str, Optional[int], Optional
     return out
 
 
-__all__ = ["SEGMENTERS", "SegmenterError", "SegmenterMissing", "burmese_syllables", "describe", "locate", "raw_segmenter",
-           "token_spans", "tokenizer_function", "words"]
+__all__ = ["SEGMENTERS", "SegmenterError", "SegmenterMissing", "align", "burmese_syllables", "describe",
+           "locate_failure", "located", "raw_segmenter", "token_spans", "tokenizer_function", "words"]

@@ -442,7 +442,7 @@ class XLSumTokenizer:
         raw = self._segment(text)
         if cleaned != " ".join(clean_words(text.lower().strip())):
             return self._stemmed_located([(t, None, None) for t in raw])
-        located = segment.locate(raw, cleaned)
+        located = segment.align(raw, cleaned)
         return self._stemmed_located([(t,) + source_span(text, t, where, cleaned, sources)
                                       for t, where in zip(raw, located)])
 
@@ -704,7 +704,7 @@ class XLSumRouge:
             where = self._failing_text(predictions, references)
             if where is None:
                 raise
-            raise segment.SegmenterError(f"{where}: {exc}") from exc
+            raise segment.located(exc.original or exc, where) from exc.__cause__
 
     def _failing_text(self, predictions: Sequence[Any], references: Sequence[Any]) -> Optional[str]:
         tok = self.tokenizer

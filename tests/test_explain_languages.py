@@ -86,11 +86,11 @@ def test_burmese_reordered_syllable_has_no_span():
                                                               (syllable, None, None)]
 
 
-def test_locate_places_tokens_in_order_and_skips_what_is_not_there():
-    assert segment.locate(["a", "b", "a"], "a b a") == [(0, 1), (2, 3), (4, 5)]
-    assert segment.locate(["xy", "b"], "ab b") == [None, (1, 2)]  # b after one pending character
-    assert segment.locate(["x", "b"], "aaab") == [None, None]  # too far: not guessed
-    assert segment.locate(["", "a"], "a") == [None, (0, 1)]
+def test_align_places_tokens_in_order_and_skips_what_is_not_there():
+    assert segment.align(["a", "b", "a"], "a b a") == [(0, 1), (2, 3), (4, 5)]
+    assert segment.align(["xy", "b"], "ab b") == [None, (1, 2)]  # b after one pending character
+    assert segment.align(["x", "b"], "aaab") == [None, None]  # too far: not guessed
+    assert segment.align(["", "a"], "a") == [None, (0, 1)]
 
 
 # --------------------------------------------------------------------------------- the XL-Sum pipeline
