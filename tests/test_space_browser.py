@@ -275,7 +275,7 @@ def _scorer(lang, recipe):
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGE_CASES))
-@pytest.mark.parametrize("recipe", ["rouge_metric", "xlsum"])
+@pytest.mark.parametrize("recipe", ["default", "xlsum"])
 def test_languages_highlight_the_users_words(server, browser, artifacts, lang, recipe):
     """Thai, Chinese, Japanese and Bengali: the language (and the XL-Sum recipe) segments the texts; the
     highlighted elements are the user's own words at the explained positions, and the scores are the
