@@ -17,7 +17,7 @@ from ._record import Record
 from ._version import __version__
 # The allowed names of the text layer (it owns them; re-exported here for the settings' users).
 from .text import (SENTENCE_SPLITTERS, STEMMERS, TOKENIZERS, check_splitter_name, check_stemmer_name,
-                   check_tokenizer_name, tokenizer_description)
+                   check_tokenizer_name, tokenizer_description, tokenizer_names)
 
 #: The rouge types of HF's ``rouge`` metric, in its order.
 DEFAULT_ROUGE_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -234,7 +234,7 @@ class RougeConfig(Record):
         elif not (callable(tok) or callable(getattr(tok, "tokenize", None))):
             raise TypeError(
                 "tokenizer: expected a name ("
-                + ", ".join(map(repr, TOKENIZERS))
+                + ", ".join(map(repr, tokenizer_names()))
                 + f"), a callable str -> list[str] or an object with .tokenize; got {type(tok).__name__}"
             )
         self._init(tokenizer=tok)

@@ -24,7 +24,8 @@ if TYPE_CHECKING:  # annotations only: the settings import this layer, not the r
 #: ``unicode`` (every script; :mod:`rouge_metric.multilingual`), ``perl`` (ROUGE-1.5.5.pl's own
 #: tokenization of raw text; :func:`perl_tokens`, used by :mod:`rouge_metric.rouge155`), and the word
 #: segmenters of :mod:`rouge_metric.segment` (``jieba``, ``fugashi``, ``thai_newmm``,
-#: ``burmese_syllables``; extra ``multilingual``). Modules add more with :func:`register_tokenizer`.
+#: ``burmese_syllables``; extra ``multilingual``). Modules register more with :func:`register_tokenizer`
+#: (accepted by name and listed by :func:`tokenizer_names`; this tuple stays fixed).
 TOKENIZERS: Tuple[str, ...] = ("default", "whitespace", "unicode", "perl", "jieba", "fugashi", "thai_newmm",
                                "burmese_syllables")
 
@@ -50,10 +51,16 @@ _TOKEN_RE = re.compile(r"[a-z0-9]+")
 _VALID_TOKEN_RE = re.compile(r"^[a-z0-9]+$")
 
 
+def tokenizer_names() -> Tuple[str, ...]:
+    """Every tokenizer name a configuration accepts: :data:`TOKENIZERS` (the public, fixed set) and the
+    names modules added with :func:`register_tokenizer`."""
+    return TOKENIZERS + tuple(n for n in _NAMED_TOKENIZERS if n not in TOKENIZERS)
+
+
 def check_tokenizer_name(name: str) -> None:
-    if name not in TOKENIZERS:
+    if name not in TOKENIZERS and name not in _NAMED_TOKENIZERS:
         raise ValueError(
-            f"tokenizer: unknown tokenizer {name!r}; allowed: {', '.join(map(repr, TOKENIZERS))}, "
+            f"tokenizer: unknown tokenizer {name!r}; allowed: {', '.join(map(repr, tokenizer_names()))}, "
             "a callable str -> list[str], or an object with .tokenize"
         )
 
@@ -277,10 +284,7 @@ def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]],
     for ``sentence_func``): the tokens of ``func(text, None)`` with their character spans in ``text``
     (:data:`Located`), so that explanations highlight the user's words; without it they show tokens.
     """
-    global TOKENIZERS
-    _NAMED_TOKENIZERS[name] = func
-    if name not in TOKENIZERS:
-        TOKENIZERS = TOKENIZERS + (name,)
+    _NAMED_TOKENIZERS[name] = func  # accepted by check_tokenizer_name; TOKENIZERS stays the public set
     if line_separable and sentence_func is None:
         _LINE_SEPARABLE.add(name)
     else:

@@ -175,3 +175,19 @@ def test_config_hash_repr_and_replace():
     with pytest.raises(TypeError, match="no_such_option"):
         a.replace(no_such_option=1)
     assert RougeConfig._defaults()["multi_ref"] == "max" and set(RougeConfig._defaults()) == set(RougeConfig._fields)
+
+
+def test_a_registered_tokenizer_is_accepted_by_name_and_leaves_the_public_set_alone():
+    """register_tokenizer adds a name every configuration accepts and the error lists, while TOKENIZERS (the
+    tuple config, the CLI choices and the Space read) stays the one fixed object."""
+    from rouge_metric import Rouge, config, text
+
+    before = text.TOKENIZERS
+    name = "test_registered_upper_words"
+    text.register_tokenizer(name, lambda s, stemmer=None: s.upper().split())
+    assert text.TOKENIZERS is before and config.TOKENIZERS is before and name not in before
+    assert name in text.tokenizer_names()
+    got = Rouge(["rouge1"], tokenizer=name).score(prediction="a b", references=["A c"])["rouge1"]
+    assert (got.precision, got.recall) == (0.5, 0.5)
+    with pytest.raises(ValueError, match=rf"unknown tokenizer 'nope'; allowed: .*'{name}'"):
+        Rouge(["rouge1"], tokenizer="nope")

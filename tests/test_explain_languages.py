@@ -10,6 +10,7 @@ XL-Sum's cleaner, then its stemmer, for the recipe). Needs the ``multilingual`` 
 import html
 import os
 import re
+import unicodedata
 from html.parser import HTMLParser
 
 import pytest
@@ -215,15 +216,20 @@ def test_explanation_highlights_the_users_words_with_the_scorers_numbers(lang, r
 @given(data=st.data(), lang=st.sampled_from(["thai", "chinese", "japanese", "bengali", "burmese"]),
        recipe=st.sampled_from(["words", "xlsum"]))
 def test_every_highlight_processed_is_its_token(data, lang, recipe):
-    """On the page: every highlighted element's text, processed alone (lowercase for the segmenters;
-    XL-Sum's cleaner for the recipe), is the token at the position it names; and every hit whose token
+    """On the page: every highlighted element's text, processed alone (lowercase for the segmenters, the
+    unicode tokenizer's case folding for Bengali, XL-Sum's cleaner for the recipe), is the token at the position it names; and every hit whose token
     has a span is highlighted."""
     pred = data.draw(script_texts(lang, 12))
     ref = data.draw(script_texts(lang, 12))
     scorer = _scorers(lang)[recipe]
     ex = explain(prediction=pred, references=[ref], scorer=scorer)
     assert ex.cross_checked, ex.failed_checks()
-    process = (lambda piece: clean_piece(piece)) if recipe == "xlsum" else str.lower
+    if recipe == "xlsum":
+        process = clean_piece
+    elif xlsum.SEGMENTERS.get(lang) is None:  # the unicode tokenizer: NFKC(casefold(NFKC(text)))
+        process = lambda piece: unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", piece).casefold())
+    else:
+        process = str.lower
     p = _Marks()
     p.feed(ex.to_html())
     te = ex.references[0].types
