@@ -435,6 +435,17 @@ class XLSumTokenizer:
         """Tokens of a whole text (rouge1...rouge9, rougeL)."""
         return self._stemmed(self._segment(text))
 
+    def clear_cache(self) -> None:
+        """Empty this pipeline's caches (tokens per text, per rougeLsum line, stems per token) and its
+        segmenter's (shared by every user of that segmenter): the next call starts as a fresh process's
+        first call does."""
+        self._cache.clear()
+        self._line_cache.clear()
+        self._stems.clear()
+        clear = getattr(self.segmenter, "clear_cache", None)
+        if clear is not None:
+            clear()
+
     def line_tokens(self, line: str, _stemmer: Any = None) -> List[str]:
         """Tokens of one rougeLsum line: cleaner and stemmer only."""
         cache = self._line_cache
