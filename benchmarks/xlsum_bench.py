@@ -7,9 +7,8 @@ multilingual corpus of ../shared/corpora, each in its own language: every pair's
     NLTK_DATA=../shared/nltk_data python benchmarks/xlsum_bench.py --only wikillm_japanese --rounds 7
 
 Settings: rouge1, rouge2, rougeL, rougeLsum, ``use_stemmer=True`` (``--no-stemmer``: False), ``lang=`` the
-corpus's language; every
-(prediction, reference) pair of the corpus (multi-reference rows give one pair per reference). Ours is
-``XLSumRouge(...).score_examples`` on the whole batch (native backend when built).
+corpus's language; every (prediction, reference) pair of the corpus (multi-reference rows give one pair per
+reference). Ours is ``XLSumRouge(...).score_examples`` on the whole batch (native backend when built).
 
 - **Warm**: one process; both scorers built and called once on the corpus untimed (that call is the
   parity check); then ``--rounds`` rounds alternating which side runs first. Each round times the oracle
