@@ -3,9 +3,10 @@ icl_jieba_rouge_evaluator.py``): OpenCompass's ``general_postprocess``, jieba wo
 then the ``rouge-chinese`` package's rouge-1, rouge-2 and rouge-l (:mod:`rouge_metric.pltrdy_rouge`),
 averaged over the examples and multiplied by 100.
 
->>> r = opencompass_jieba_rouge(predictions=["今天天气很好。"], references=["今天天气不错"])
->>> sorted(r.scores)
-['rouge1', 'rouge2', 'rougeL']
+>>> # segment= stands in for jieba here (the default; extra "multilingual")
+>>> r = opencompass_jieba_rouge(predictions=["今天 天气 很好。"], references=["今天 天气 不错"], segment=str.split)
+>>> r.scores["rouge1"]  # 2 of 3 words a side, x100, the 1e-8 in F
+66.66666616666667
 >>> r.signature.split("|")[:2]
 ['recipe:opencompass.jieba_rouge', 'harness:opencompass==0.5.3']
 """
