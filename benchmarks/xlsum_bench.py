@@ -119,7 +119,8 @@ def warm(name: str, rounds: int, stem: bool) -> Dict[str, Any]:
     lang = CORPORA[name]
     preds, refs = load_pairs(name)
     oracle, ours = oracle_scorer(lang, stem), our_scorer(lang, stem)
-    check_equal(name, run_oracle(oracle, preds, refs), run_ours(ours, preds, refs))
+    want = run_oracle(oracle, preds, refs)
+    check_equal(name, want, run_ours(ours, preds, refs))
     rec: Dict[str, List[float]] = {k: [] for k in ("oracle_cpu", "oracle_wall", "cold_cpu", "cold_wall",
                                                    "hot_cpu", "hot_wall")}
     for r in range(rounds):
@@ -132,7 +133,7 @@ def warm(name: str, rounds: int, stem: bool) -> Dict[str, Any]:
                     ours.tokenizer.clear_cache()
                 cpu, wall, out = timed(lambda: run_ours(ours, preds, refs))
                 if r == 0 and side == "cold":
-                    check_equal(name, run_oracle(oracle, preds, refs), out)
+                    check_equal(name, want, out)
             rec[side + "_cpu"].append(cpu)
             rec[side + "_wall"].append(wall)
     med = {k: statistics.median(v) for k, v in rec.items()}
