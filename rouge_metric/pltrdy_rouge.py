@@ -44,6 +44,9 @@ GitHub master, which OpenCompass installs) changes two things and keeps the rest
   number of prediction words, R = LCS / number of reference words (:func:`chinese_scores`). It is a
   table, not a recursion, so no text is too long for it.
 
+One file for the package and its fork: they share the word rules, the set-based rouge-N, the F and the
+error on an empty side, and differ only in the sentence splitter and rouge-l.
+
 Complexity: tokenization O(length); rouge-N O(words); rouge-L O(sum over sentence pairs of
 |r_i| * |c_j|) = O(|R| |C|) time and O(max |r_i| |c_j|) memory for one DP table at a time; the replay
 of the recursion O(steps) frames per pair, after the same DP.
