@@ -12,13 +12,20 @@ the files list them in different orders), repeated up to
 types (rouge1, rouge2, rougeL, rougeLsum), stemming off, 1,000 bootstrap resamples, 1,000 resamples of
 each paired test.
 
-Prints the machine, the time per stage (``Report.timings``: scoring with the corpus bootstrap and the
-paired tests, charts, explanations, page) and in total, the size of the file, and the wall time of
-``report(...)`` including the import of matplotlib (the first report of a process pays it).
+Prints the machine, the wall and CPU time per stage (``Report.timings`` and ``Report.cpu_timings``:
+scoring with the corpus bootstrap, the paired tests and the length statistics; charts; explanations; page)
+and in total, the size of the file, and the wall and CPU time of ``report(...)`` including the import of
+matplotlib (the first report of a process pays it). CPU time is the process's (``time.process_time``, every
+thread): on a shared machine it moves less than the wall time, which waits for the other jobs.
+
+``--stages``: the same work one step after the other on one thread, each step's wall and CPU time
+(validation and scoring, the corpus intervals, the paired tests, the length statistics, the charts, the
+explanations), to see where the CPU goes; ``report`` runs the resampling on background threads instead.
 
 ``--browser`` (selenium and Debian's chromium + chromedriver): the page's load until its script is ready,
 three column sorts and one text filter (times measured in the page with ``performance.now()``; the filter
-includes its 120 ms debounce), and the first opened explanation (which inflates them all).
+includes its 120 ms debounce), and the first opened explanation (of a row that has one: opening it
+inflates them all).
 """
 
 from __future__ import annotations
@@ -74,28 +81,72 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=100_000)
     ap.add_argument("--systems", type=int, choices=(1, 2), default=2)
+    ap.add_argument("--explain-examples", type=int, default=None,
+                    help="examples with an embedded explanation (default: the report's, 100)")
     ap.add_argument("--out", default="/tmp/report_bench.html")
     ap.add_argument("--browser", action="store_true", help="time the page in headless Chromium")
+    ap.add_argument("--stages", action="store_true", help="also time each step alone, one after the other")
     args = ap.parse_args()
     refs, preds, source = load(args.pairs, args.systems)
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
           f"Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}")
     print(f"input: {len(refs):,} examples, {len(preds)} system(s), {source}")
     names = list(preds)
-    t = time.perf_counter()
+    extra = {} if args.explain_examples is None else {"explain_examples": args.explain_examples}
+    t, c = time.perf_counter(), time.process_time()
     from rouge_metric.report import report
 
-    rep = report(preds[names[0]], refs, name=names[0], systems={k: preds[k] for k in names[1:]} or None)
-    wall = time.perf_counter() - t
+    rep = report(preds[names[0]], refs, name=names[0], systems={k: preds[k] for k in names[1:]} or None, **extra)
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
     rep.save(args.out)
     size = os.path.getsize(args.out)
-    print("stages (s): " + ", ".join(f"{k} {v:.2f}" for k, v in rep.timings.items()))
-    print(f"wall with imports: {wall:.2f} s")
+    print("stages, wall (s): " + ", ".join(f"{k} {v:.2f}" for k, v in rep.timings.items()))
+    print("stages, CPU (s):  " + ", ".join(f"{k} {v:.2f}" for k, v in rep.cpu_timings.items()))
+    print(f"with imports: wall {wall:.2f} s, CPU {cpu:.2f} s")
     print(f"file: {args.out}, {size / 1e6:.2f} MB; table keeps {len(rep.kept):,} examples, "
           f"{rep.explained:,} explanations embedded")
+    if args.stages:
+        stages(refs, preds, args.explain_examples)
     if args.browser:
         browser(os.path.abspath(args.out))
     return 0
+
+
+def stages(refs, preds, explain_examples) -> None:
+    """Each step of a report alone, in order, on this thread: wall and CPU seconds."""
+    from rouge_metric.report import data as rd, page, stats
+
+    names = list(preds)
+    rows = []
+
+    def step(label, fn):
+        t, c = time.perf_counter(), time.process_time()
+        out = fn()
+        rows.append((label, time.perf_counter() - t, time.process_time() - c))
+        return out
+
+    rouge = rd.make_rouge(rd.DEFAULT_ROUGE_TYPES, None, None, None, {})
+    def score():
+        runs, refs_ok = rd.validate(preds[names[0]], refs, {k: preds[k] for k in names[1:]} or None, names[0])
+        return [rd.score_system(rouge, p, refs_ok) for _, p in runs]
+
+    scored = step("validate + score", score)
+    accs = [acc for acc, _ in scored]
+    step("corpus intervals", lambda: rd.corpus_results(rouge, accs))
+    if len(names) > 1:
+        step("paired tests", lambda: rd.paired_tests(rouge, names, [dict(a.values) for a in accs], len(refs),
+                                                     rd.DEFAULT_TEST_RESAMPLES))
+    data = rd.collect(preds[names[0]], refs, name=names[0], systems={k: preds[k] for k in names[1:]} or None,
+                      n_resamples=1, test_resamples=1)  # the per-example arrays (and no resampling worth timing)
+    step("length statistics", lambda: {nm: stats.correlations({t: s.f(t) for t in data.types}, s.pred_len,
+                                                                data.ratio[nm]) for nm, s in data.systems.items()})
+    step("charts", lambda: (page.distributions_section(data), page.length_section(data, 0),
+                            page.deltas_chart(data) if len(names) > 1 else None))
+    keep = page.sample(data, 500, 0)
+    kw = {} if explain_examples is None else {"explain_examples": explain_examples}
+    step("explanations", lambda: page.examples_data(data, keep, **kw))
+    for label, wall, cpu in rows:
+        print(f"step {label}: wall {wall:.2f} s, CPU {cpu:.2f} s")
 
 
 def browser(path: str) -> None:
@@ -110,7 +161,10 @@ def browser(path: str) -> None:
     opts.binary_location = shutil.which("chromium") or shutil.which("chromium-browser") or "chromium"
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         opts.add_argument(arg)
-    d = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"), options=opts)
+    driver = shutil.which("chromedriver")
+    if driver is None:  # never let selenium look for (download) a driver
+        raise SystemExit("--browser needs chromedriver on PATH (Debian: apt-get install chromium chromium-driver)")
+    d = webdriver.Chrome(service=Service(driver), options=opts)
     try:
         d.set_window_size(1366, 768)
         t = time.perf_counter()
@@ -130,8 +184,10 @@ def browser(path: str) -> None:
             "{childList:true,characterData:true,subtree:true});q.value='police';q.dispatchEvent(new Event('input'));")
         print(f"page: filter 'police': {ms:.1f} ms with the 120 ms debounce ({d.find_element(By.ID, 'rm-pageinfo').text})")
         t = time.perf_counter()
-        d.find_elements(By.CSS_SELECTOR, "#rm-examples tbody tr.rm-row")[0].click()
+        d.find_elements(By.CSS_SELECTOR, "#rm-examples tbody tr.rm-row.rm-has")[0].click()  # a row with one
         while not d.find_elements(By.CSS_SELECTOR, "#rm-detail .rm-explain"):
+            if time.perf_counter() - t > 60:
+                raise RuntimeError("no explanation shown after 60 s")
             time.sleep(0.02)
         print(f"page: first explanation shown after {time.perf_counter() - t:.2f} s")
     finally:

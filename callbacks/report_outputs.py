@@ -18,7 +18,8 @@ _STEP_FILE_RE = re.compile(r"rouge_report-step-\d+\.html\Z")
 REPORT_CHOICES = ("each", "best", None)
 #: Keys ``report_options`` may hold (arguments of :func:`rouge_metric.report.report`); the scoring settings
 #: are the metric's.
-REPORT_OPTIONS = ("max_examples", "test_resamples", "n_resamples", "confidence_level", "seed", "title")
+REPORT_OPTIONS = ("max_examples", "explain_examples", "test_resamples", "n_resamples", "confidence_level", "seed",
+                  "title")
 #: Default of ``report_max_examples``: the texts kept per evaluation for the report.
 REPORT_MAX_EXAMPLES = 5000
 

@@ -208,7 +208,7 @@ def test_fresh_run_removes_the_reports_of_an_earlier_run(tok, tmp_path):
     ({"report": "best", "best_metric": None}, ValueError, r"report: 'best' needs best_metric"),
     ({"report": "each", "report_max_examples": 0}, ValueError, r"report_max_examples: expected an integer >= 1"),
     ({"report": "each", "report_options": {"rouge_types": ["rouge1"]}}, ValueError,
-     r"report_options: unknown key 'rouge_types'; allowed: 'max_examples'"),
+     r"report_options: unknown key 'rouge_types'; allowed: 'max_examples', 'explain_examples'"),
     ({"report": "each", "report_options": ["seed"]}, TypeError, r"report_options: expected a dict, got list"),
     ({"distributions": "yes"}, ValueError, r"distributions: expected True or False, got 'yes'"),
 ])
@@ -218,7 +218,7 @@ def test_bad_options_name_the_argument_and_the_allowed_set(tok, kwargs, error, m
 
 
 def test_every_report_option_reaches_the_report(tok, eval_arrays, tmp_path, caplog):
-    values = {"max_examples": 5, "test_resamples": 20, "n_resamples": 20, "confidence_level": 0.9, "seed": 1,
+    values = {"max_examples": 5, "explain_examples": 0, "test_resamples": 20, "n_resamples": 20, "confidence_level": 0.9, "seed": 1,
               "title": "every option"}
     assert sorted(values) == sorted(REPORT_OPTIONS)
     metric = RougeComputeMetrics(tok)
@@ -228,6 +228,7 @@ def test_every_report_option_reaches_the_report(tok, eval_arrays, tmp_path, capl
     assert "not written" not in caplog.text
     page = (tmp_path / "rouge_report-step-1.html").read_text(encoding="utf-8")
     assert "every option" in page and "90%" in page.replace("90 %", "90%")
+    assert "No explanation is embedded (explain_examples=0)" in page
 
 
 def test_report_rejects_a_metric_that_scores_token_ids(tok):

@@ -1,7 +1,11 @@
 """The HTML report without a browser: its numbers are the library's (corpus results with bootstrap
 intervals, compare's paired tests), its content, the escaping of user text, the size rule, the errors
 (Python API and the CLI's files), and the notebook views (``_repr_html_``). The page in Chromium is
-tests/test_report_browser.py."""
+tests/test_report_browser.py, the notebook executed by a kernel tests/test_report_notebook.py.
+
+One file of about 470 lines: every test here builds pages through the one public call and reads them with
+the same helpers and fixtures (the data blocks, the decoded explanations, a two-system report built once),
+in the fast tier; splitting it would copy those helpers."""
 
 import base64
 import gzip
@@ -209,6 +213,49 @@ def test_large_corpora_keep_a_seeded_sample():
     assert again.kept == rep.kept
 
 
+def test_explained_examples_rule():
+    """Beyond explain_examples rows, the file embeds the explanations of the largest gains and losses, the
+    lowest and highest first-type F of every system in the table, and a seeded sample of the other rows."""
+    import numpy as np
+
+    n = 400
+    refs = [f"a{i} b{i % 7} c{i % 5} d{i % 3}" for i in range(n)]
+    base = [f"a{i} b{i % 7} x" if i % 3 else f"a{i} y" for i in range(n)]
+    other = [f"a{i} b{i % 7} c{i % 5}" if i % 4 else f"z{i}" for i in range(n)]
+    rep = report(base, refs, systems={"B": other}, rouge_types=["rouge1"], n_resamples=20, test_resamples=20,
+                 max_examples=200, explain_examples=60, seed=4)
+    d, keep = rep.data, np.asarray(rep.kept)
+    chosen = page.explained_examples(d, rep.kept, 60, 4)
+    assert len(chosen) == 60 and set(chosen) <= set(rep.kept)
+    must = set(d.gains["B"]) | set(d.losses["B"])
+    for nm in d.names:
+        f = d.systems[nm].f("rouge1")[keep]
+        must |= set(keep[np.argsort(f, kind="stable")[:page.EXPLAIN_EXTREMES]].tolist())
+        must |= set(keep[np.argsort(-f, kind="stable")[:page.EXPLAIN_EXTREMES]].tolist())
+    assert must <= set(chosen)
+    rest = [i for i in rep.kept if i not in must]
+    sampled = np.random.default_rng(4).choice(np.asarray(rest), size=60 - len(must), replace=False).tolist()
+    assert sorted(must | set(sampled)) == chosen
+    data = json.loads(_json_blocks(rep.html())["rm-data"])
+    frags = _explanations(rep.html())
+    for row in data["rows"]:
+        if row["i"] in chosen:
+            assert row["x"] == [0, 0] and all(frags[row["k"]])
+        else:
+            assert row["x"] == [3, 3] and frags[row["k"]] == [None, None]
+    assert rep.explained == 2 * 60 and rep.counts["not_chosen"] == 2 * (len(rep.kept) - 60)
+    assert "Explanations are embedded for 60 examples of the table" in rep.html()
+    assert "numpy.random.default_rng(4).choice(rest, k, replace=False)" in data["explainRule"]
+    none = report(base[:20], refs[:20], rouge_types=["rouge1"], n_resamples=20, explain_examples=0)
+    assert none.explained == 0 and 'id="rm-explanations"' not in none.html()
+    assert "No explanation is embedded (explain_examples=0)." in none.html()
+
+
+def test_small_tables_explain_every_example(two):
+    assert two.explained == 2 * len(REFS) and two.counts["not_chosen"] == 0
+    assert "rows marked" not in two.html().split('<section id="examples">')[1].split("<script")[0]
+
+
 def test_largest_changes_are_always_in_the_table():
     n = 300
     refs = [f"a{i} b{i} c{i} d{i}" for i in range(n)]
@@ -218,6 +265,41 @@ def test_largest_changes_are_always_in_the_table():
                  max_examples=10)
     assert set(rep.data.gains["B"]) <= set(rep.kept)
     assert len(rep.kept) <= 10 + 2 * 10
+
+
+def test_correlations_of_every_type_are_the_one_type_correlations():
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    f = {t: rng.random(500).round(2) for t in ("rouge1", "rougeL")}
+    pred_len = rng.integers(1, 40, 500).astype(float)
+    for ref_len in (rng.integers(1, 40, 500), np.where(rng.random(500) < 0.1, 0, rng.integers(1, 40, 500))):
+        ratio = stats.length_ratio(pred_len, ref_len)
+        got = stats.correlations(f, pred_len, ratio)
+        for t, x in f.items():
+            ok = np.isfinite(ratio)
+            want = stats.Correlation(stats.pearson(x, pred_len), stats.spearman(x, pred_len),
+                                     stats.pearson(x[ok], ratio[ok]), stats.spearman(x[ok], ratio[ok]))
+            assert got[t] == want and stats.correlation(x, pred_len, ratio) == want
+
+
+def test_fingerprint_hashes_length_prefixed_utf8():
+    import hashlib
+
+    from rouge_metric.report.build import fingerprint
+
+    names, refs = ["a", "b"], [["x y", "é"], ["z"]] * 3000
+    preds = {"a": ["p q"] * 6000, "b": ["r\u2028"] * 6000}
+    h = hashlib.sha256()
+    for rs in refs:
+        h.update(len(rs).to_bytes(4, "little"))
+        for r in rs:
+            h.update(len(r.encode()).to_bytes(8, "little") + r.encode())
+    for nm in names:
+        h.update(len(nm.encode()).to_bytes(8, "little") + nm.encode())
+        for p in preds[nm]:
+            h.update(len(p.encode()).to_bytes(8, "little") + p.encode())
+    assert fingerprint(names, preds, refs) == h.hexdigest()[:16]
 
 
 def test_size_rule_of_the_text_budget():
@@ -242,6 +324,8 @@ def test_size_rule_of_the_text_budget():
      "systems['B'][2]: expected str, got int"),
     (dict(predictions=BASE, references=REFS, aggregation="mean"), ValueError, "aggregation: a report always"),
     (dict(predictions=BASE, references=REFS, max_examples=0), ValueError, "max_examples: expected an integer >= 1"),
+    (dict(predictions=BASE, references=REFS, explain_examples=-1), ValueError,
+     "explain_examples: expected an integer >= 0, got -1"),
 ])
 def test_errors_name_the_argument_and_index(kwargs, error, message):
     with pytest.raises(error) as exc:
@@ -269,12 +353,13 @@ def test_cli_writes_the_report(tmp_path, capsys):
     refs, a, b = _write(tmp_path / "r.txt", REFS), _write(tmp_path / "a.txt", BASE), _write(tmp_path / "b.txt", LONGER)
     out = tmp_path / "report.html"
     code = _cli(["report", "--references", refs, "--system", f"A={a}", "--system", f"B={b}", "--rouge-types",
-                 "rouge1,rougeL", "--n-resamples", "50", "--test-resamples", "50", "--output", str(out)])
+                 "rouge1,rougeL", "--n-resamples", "50", "--test-resamples", "50", "--explain-examples", "5",
+                 "--output", str(out)])
     assert code == 0, capsys.readouterr().err
     doc = out.read_text(encoding="utf-8")
     assert "wrote " in capsys.readouterr().out
     cmd = (f"rouge-metric report --references {refs} --system A={a} --system B={b} --rouge-types rouge1,rougeL "
-           f"--n-resamples 50 --test-resamples 50 --output {out}")
+           f"--n-resamples 50 --test-resamples 50 --explain-examples 5 --output {out}")
     assert html.escape(cmd, quote=True) in doc
     want = compare(baseline=BASE, systems={"B": LONGER}, references=REFS, rouge_types=["rouge1", "rougeL"],
                    n_resamples=50, ci_resamples=50)
@@ -340,6 +425,13 @@ def test_corpus_result_repr_html():
     assert html.escape(res.signature) in out and "<script" not in out
     plain = compute(predictions=BASE, references=REFS, rouge_types=["rouge1"])._repr_html_()
     assert f"<td>{sc.fmeasure * 100:.2f}</td>" in plain
+
+
+def test_explanation_repr_html_is_the_explain_renderer():
+    ex = explain(prediction="<b>the</b> cat sat", references="the cat sat on the mat", rouge_types=["rouge1"])
+    out = ex._repr_html_()
+    assert out == explanation_html(ex) == ex.to_html() and out.startswith("<style>")
+    assert "<b>" not in out and '&lt;<span class="rm-tok">b</span>&gt;' in out  # the text escaped, token by token
 
 
 def test_comparison_result_repr_html_escapes_names():

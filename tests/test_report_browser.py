@@ -3,7 +3,8 @@ driven by selenium opens the file from disk.
 
 Checked as a person would see it: the page loads with no console error and requests nothing but itself
 (Chromium's performance log), every chart is there with a non-zero size, sorting, filtering, paging and
-opening an explanation work (the highlighted tokens are explain's), sorting and filtering stay fast, and
+opening an explanation work (the highlighted tokens are explain's; a row without an embedded explanation
+says why), sorting and filtering stay fast, and
 hostile predictions, references and system names run nothing (no alert, no injected element, no global
 set by a payload). Screenshots at 1366×768 and 390×844 go to ``$ROUGE_METRIC_ARTIFACTS`` (default: the
 test's tmp dir), never into the repository.
@@ -26,7 +27,7 @@ from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from rouge_metric.explain import explain  # noqa: E402
-from rouge_metric.report import report  # noqa: E402
+from rouge_metric.report import page, report  # noqa: E402
 
 PAYLOADS = ['<script>window.__pwned="script";alert(1)</script>', '"><img src=x onerror="window.__pwned=\'img\';alert(2)">',
             "</script><script>window.__pwned='close';alert(3)</script>", "javascript:window.__pwned='js';alert(4)",
@@ -161,10 +162,17 @@ def test_filter_is_fast(built, browser):
     assert ms < 1500, f"filtering took {ms:.0f} ms (with the 120 ms debounce)"
 
 
+def _explained(rep):
+    """The examples whose explanations the page embeds (130 rows: more than the default explain_examples)."""
+    return page.explained_examples(rep.data, rep.kept, page.EXPLAIN_EXAMPLES, rep.data.rouge.config.seed)
+
+
 def test_opening_an_explanation_shows_explains_highlights(built, browser, artifacts):
     rep, path, refs, base, other = built
     _open(browser, path)
-    i = 40
+    explained = _explained(rep)
+    assert len(explained) == page.EXPLAIN_EXAMPLES < len(refs)
+    i = next(k for k in explained if k >= 40)
     browser.find_element(By.ID, "rm-filter").send_keys(f"#{i}")
     _wait(lambda: _indices(browser) == [i])
     _rows(browser)[0].click()
@@ -176,6 +184,23 @@ def test_opening_an_explanation_shows_explains_highlights(built, browser, artifa
         marks = box.find_elements(By.CSS_SELECTOR, '.rm-type[data-type="rouge1"] mark.rm-hit[data-side="pred"]')
         assert [int(m.get_attribute("data-pos")) for m in marks] == list(want.pred_positions)
     browser.save_screenshot(str(artifacts / "report_1366_explanation.png"))
+
+
+def test_a_row_without_an_embedded_explanation_says_why(built, browser):
+    rep, path, refs, base, other = built
+    _open(browser, path)
+    marked = browser.execute_script("return Array.from(document.querySelectorAll('#rm-examples tbody tr.rm-row'))"
+                                    ".filter(function(r){return r.classList.contains('rm-has');})"
+                                    ".map(function(r){return +r.getAttribute('data-index');});")
+    assert marked == [i for i in _indices(browser) if i in set(_explained(rep))]
+    i = next(i for i in range(len(refs)) if i not in set(_explained(rep)))
+    browser.find_element(By.ID, "rm-filter").send_keys(f"#{i}")
+    _wait(lambda: _indices(browser) == [i])
+    _rows(browser)[0].click()
+    _wait(lambda: browser.find_elements(By.CSS_SELECTOR, "#rm-detail .rm-sys .rm-plain"))
+    text = browser.find_element(By.ID, "rm-detail").text
+    assert "explanation not embedded: Explanations are embedded for 100 examples of the table" in text
+    assert "prediction: " + base[i] in text and not browser.find_elements(By.CSS_SELECTOR, "#rm-detail .rm-explain")
 
 
 def test_largest_gains_open_their_example(built, browser):
@@ -223,7 +248,7 @@ def test_phone_width(built, browser, artifacts):
     for section in ("length", "systems", "examples"):
         browser.execute_script("document.getElementById(arguments[0]).scrollIntoView()", section)
         browser.save_screenshot(str(artifacts / f"report_390_{section}.png"))
-    _rows(browser)[3].click()
+    browser.find_elements(By.CSS_SELECTOR, "#rm-examples tbody tr.rm-row.rm-has")[3].click()
     _wait(lambda: browser.find_elements(By.CSS_SELECTOR, "#rm-detail .rm-explain"))
     assert browser.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     browser.save_screenshot(str(artifacts / "report_390_explanation.png"))

@@ -154,6 +154,10 @@ class Explanation:
         HTML-escaped (:func:`rouge_metric.explain.render_html.explanation_html`)."""
         return explanation_html(self, scale=scale, tokens=tokens)
 
+    def _repr_html_(self) -> str:
+        """The notebook view: :meth:`to_html` (the explanation's one renderer, with its scoped style)."""
+        return explanation_html(self)
+
     def format(self, color: bool = False, scale: float = 100.0, tokens: bool = False) -> str:
         """A report for the terminal: the matched words highlighted in the original texts (ANSI colours,
         or [brackets] plain; ``tokens=True``: in the normalized tokens)."""

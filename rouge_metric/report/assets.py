@@ -41,6 +41,7 @@ figcaption{color:var(--muted);font-size:12.5px}
 #rm-examples tbody tr.rm-row:hover,#rm-examples tbody tr.rm-row:focus{background:#eff6ff;outline:none}
 #rm-examples td.rm-snip{text-align:left;max-width:260px;overflow:hidden;text-overflow:ellipsis}
 #rm-examples tbody tr[aria-selected=true]{background:#dbeafe}
+#rm-examples tbody tr.rm-has td:first-child::after{content:" ◆";color:var(--accent);font-size:10px}
 #rm-detail{border:1px solid var(--line);border-radius:8px;padding:8px 12px;margin:10px 0;background:#fcfcfd;overflow-wrap:anywhere}
 #rm-detail>h3{margin-top:4px}
 #rm-detail .rm-explain table{display:block;overflow-x:auto;max-width:100%}#rm-detail .rm-explain th,#rm-detail .rm-explain td{white-space:nowrap}
@@ -88,7 +89,7 @@ function render(){
   var pages=Math.max(1,Math.ceil(view.length/state.size));if(state.page>=pages)state.page=pages-1;
   var a=state.page*state.size,b=Math.min(view.length,a+state.size);tbody.textContent="";
   for(var k=a;k<b;k++){var r=view[k],tr=document.createElement("tr");tr.className="rm-row";tr.tabIndex=0;
-    tr.setAttribute("data-index",r.i);
+    tr.setAttribute("data-index",r.i);if(r.x.indexOf(0)>=0)tr.classList.add("rm-has");
     cols.forEach(function(c){var td=document.createElement("td");
       if(c.key==="p"){td.className="rm-snip";td.textContent=r.p[0];}
       else if(c.key==="r"){td.className="rm-snip";td.textContent=r.r[0];}
@@ -114,7 +115,7 @@ function explanations(cb){
 function plain(txt,cls){var d=document.createElement("div");d.className="rm-plain"+(cls?" "+cls:"");d.textContent=txt;return d;}
 var WHY={1:"explanation not embedded: a text of this example is longer than "+D.explainChars+" characters",
          2:"explanation not embedded: the file's explanation budget ("+D.explainBudget+") is spent",
-         3:"explanation not embedded"};
+         3:"explanation not embedded: "+D.explainRule};
 var panel=document.getElementById("rm-detail");
 function detail(r){
   var td=panel;td.textContent="";td.hidden=false;

@@ -13,7 +13,8 @@ from typing import Any, Dict, Optional, Sequence
 from .._version import __version__
 from ..config import DEFAULT_ROUGE_TYPES, RougeConfig
 from . import page
-from .data import DEFAULT_TEST_RESAMPLES, ReportData, collect
+from .data import DEFAULT_TEST_RESAMPLES, ReportData, begin
+from .page import EXPLAIN_EXAMPLES
 
 #: Examples the table of a report holds at most (a seeded sample beyond it).
 MAX_EXAMPLES = 500
@@ -27,12 +28,17 @@ class Report:
             (``data.systems[name].result``), comparisons, length statistics.
         results: name -> :class:`~rouge_metric.CorpusResult` of every system (with bootstrap intervals).
         comparisons: method -> :class:`~rouge_metric.ComparisonResult` (empty with one system).
-        kept: the indices of the examples in the table; explained: explanations embedded.
-        timings: seconds spent per stage (``score``, ``charts``, ``explanations``, ``page``).
+        kept: the indices of the examples in the table; explained: explanations embedded (one per
+            system and explained example); counts: explanations left out and why, texts cut for display.
+        timings: wall seconds per stage and ``total``: ``score`` (validation, scoring, per-example
+            arrays, length statistics), ``charts``, ``explanations`` (the corpus intervals and the paired
+            tests resample on background threads meanwhile), ``intervals`` (waiting for them to finish),
+            ``page``; cpu_timings: the CPU seconds of the process (``time.process_time``, every thread)
+            in each stage.
     """
 
     def __init__(self, page_html: str, data: ReportData, kept: Any, counts: Dict[str, int],
-                 timings: Dict[str, float]) -> None:
+                 timings: Dict[str, float], cpu_timings: Optional[Dict[str, float]] = None) -> None:
         self._html = page_html
         self.data = data
         self.results = {nm: data.systems[nm].result for nm in data.names}
@@ -41,6 +47,7 @@ class Report:
         self.counts = dict(counts)
         self.explained = counts["explained"]
         self.timings = dict(timings)
+        self.cpu_timings = dict(cpu_timings or {})
 
     def html(self) -> str:
         """The whole self-contained HTML document."""
@@ -67,20 +74,30 @@ def fingerprint(names: Sequence[str], predictions: Dict[str, Sequence[str]], ref
     """SHA-256 of the inputs (system names, predictions, references; length-prefixed UTF-8), its first 16
     hex digits: the same inputs give the same fingerprint."""
     h = hashlib.sha256()
+    parts: list = []
 
     def add(s: str) -> None:
         b = s.encode("utf-8", "surrogatepass")
-        h.update(len(b).to_bytes(8, "little"))
-        h.update(b)
+        parts.append(len(b).to_bytes(8, "little"))
+        parts.append(b)
+
+    def flush() -> None:
+        h.update(b"".join(parts))
+        parts.clear()
 
     for refs in references:
-        h.update(len(refs).to_bytes(4, "little"))
+        parts.append(len(refs).to_bytes(4, "little"))
         for r in refs:
             add(r)
+        if len(parts) > 4096:
+            flush()
     for nm in names:
         add(nm)
         for p in predictions[nm]:
             add(p)
+            if len(parts) > 4096:
+                flush()
+    flush()
     return h.hexdigest()[:16]
 
 
@@ -101,7 +118,8 @@ def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, s
            name: Optional[str] = None, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
            config: Optional[RougeConfig] = None, backend: Optional[str] = None, num_threads: Optional[int] = None,
            max_examples: int = MAX_EXAMPLES, test_resamples: int = DEFAULT_TEST_RESAMPLES,
-           title: Optional[str] = None, command: Optional[str] = None, **rouge_options: Any) -> Report:
+           explain_examples: int = EXPLAIN_EXAMPLES, title: Optional[str] = None, command: Optional[str] = None,
+           **rouge_options: Any) -> Report:
     """Build the HTML report of one or more systems on the same references.
 
     Args:
@@ -116,6 +134,10 @@ def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, s
             and ``seed`` (aggregation is always ``bootstrap``). ``seed`` also draws the paired tests and
             the examples sample.
         max_examples: examples the table holds (a seeded sample beyond it).
+        explain_examples: examples of the table whose explanations (of every system) the page embeds: all
+            of them when the table holds no more, otherwise the largest gains and losses, the lowest and
+            highest scores of every system and a seeded sample
+            (:func:`~rouge_metric.report.page.explained_examples`); 0 embeds none.
         test_resamples: resamples of the paired bootstrap and trials of approximate randomization.
         title: the page title; command: the command line shown as the way to reproduce the page (the CLI
             sets it; by default the Python call is shown).
@@ -123,38 +145,59 @@ def report(predictions: Optional[Sequence[str]], references: Sequence[Any], *, s
     Errors name the argument and index: systems of another length than ``references``, an empty
     corpus, a system name given twice, a text that is not a string.
 
+    Every system is scored once; its per-example values feed the table, the charts, the length statistics,
+    the corpus intervals and the paired tests. The resampling (native when the native backend is active)
+    runs on two background threads while the charts are drawn and the examples explained: the same
+    numbers as one step after the other. Time grows linearly with n in scoring and resampling only.
+
     >>> rep = report(["the cat sat on the mat"], ["the cat lay on the mat"], rouge_types=["rouge1"])  # doctest: +SKIP
     >>> rep.save("report.html")  # doctest: +SKIP
     'report.html'
     """
     if isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1:
         raise ValueError(f"max_examples: expected an integer >= 1, got {max_examples!r}")
+    if isinstance(explain_examples, bool) or not isinstance(explain_examples, int) or explain_examples < 0:
+        raise ValueError(f"explain_examples: expected an integer >= 0, got {explain_examples!r}")
     from .plots import require_matplotlib
 
     require_matplotlib()  # before any scoring: a missing extra fails at once
-    t0 = time.perf_counter()
-    data = collect(predictions, references, systems=systems, name=name, rouge_types=rouge_types, config=config,
-                   backend=backend, num_threads=num_threads, test_resamples=test_resamples, **rouge_options)
-    t1 = time.perf_counter()
-    seed = data.rouge.config.seed
-    body = [None, page.corpus_section(data), page.distributions_section(data), page.length_section(data, seed),
-            page.systems_section(data, page.snippet_fn(data))]
-    t2 = time.perf_counter()
-    keep = page.sample(data, max_examples, seed)
-    ex_data, blob, counts = page.examples_data(data, keep)
-    t3 = time.perf_counter()
-    body.append(page.examples_section(data, keep, counts, ex_data["textChars"], max_examples, seed))
+    marks = [(time.perf_counter(), time.process_time())]
+    # The corpus intervals and the paired tests resample on background threads while the charts and the
+    # explanations are made from the per-example values; wait() joins them before the sections that show them.
+    data = begin(predictions, references, systems=systems, name=name, rouge_types=rouge_types, config=config,
+                 backend=backend, num_threads=num_threads, test_resamples=test_resamples, **rouge_options)
+    try:
+        marks.append((time.perf_counter(), time.process_time()))
+        seed = data.rouge.config.seed
+        charts = [page.distributions_section(data), page.length_section(data, seed)]
+        deltas_svg = page.deltas_chart(data) if len(data.names) > 1 else None
+        marks.append((time.perf_counter(), time.process_time()))
+        keep = page.sample(data, max_examples, seed)
+        ex_data, blob, counts = page.examples_data(data, keep, explain_examples=explain_examples, seed=seed)
+        marks.append((time.perf_counter(), time.process_time()))
+    finally:
+        data.wait()
+    marks.append((time.perf_counter(), time.process_time()))
+    body = [None, page.corpus_section(data)] + charts + [page.systems_section(data, page.snippet_fn(data), deltas_svg),
+                                                         page.examples_section(data, keep, counts, ex_data["textChars"],
+                                                                               max_examples, seed, explain_examples)]
     options = dict(rouge_options)
     if max_examples != MAX_EXAMPLES:
         options["max_examples"] = max_examples
     if test_resamples != DEFAULT_TEST_RESAMPLES:
         options["test_resamples"] = test_resamples
+    if explain_examples != EXPLAIN_EXAMPLES:
+        options["explain_examples"] = explain_examples
     call = command if command is not None else python_call(systems, name, data.types, options)
     title = title if title is not None else "ROUGE report"
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     body[0] = page.header(data, title=title, call=call, version=__version__, date=date,
                           fingerprint=fingerprint(data.names, data.predictions, data.references))
     doc = page.document("".join(body), title, page.script_json(ex_data), blob)
-    t4 = time.perf_counter()
-    timings = {"score": t1 - t0, "charts": t2 - t1, "explanations": t3 - t2, "page": t4 - t3, "total": t4 - t0}
-    return Report(doc, data, keep, counts, timings)
+    marks.append((time.perf_counter(), time.process_time()))
+    stages = ("score", "charts", "explanations", "intervals", "page")
+    timings = {k: marks[j + 1][0] - marks[j][0] for j, k in enumerate(stages)}
+    timings["total"] = marks[-1][0] - marks[0][0]
+    cpu = {k: marks[j + 1][1] - marks[j][1] for j, k in enumerate(stages)}
+    cpu["total"] = marks[-1][1] - marks[0][1]
+    return Report(doc, data, keep, counts, timings, cpu)

@@ -63,6 +63,9 @@ def add_parser(subparsers: Any, formatter_class: Any = None) -> argparse.Argumen
                    help="resamples of the paired bootstrap and trials of approximate randomization (default 1000)")
     p.add_argument("--max-examples", type=int, default=None,
                    help="examples the table holds; a seeded sample beyond it (default 500)")
+    p.add_argument("--explain-examples", type=int, default=None,
+                   help="examples of the table with an embedded explanation: the largest gains and losses, the lowest "
+                        "and highest scores and a seeded sample (default 100; 0: none)")
     p.add_argument("--title", default=None, help="title of the page")
     p.set_defaults(func=run)
     return p
@@ -87,7 +90,8 @@ def command_line(args: argparse.Namespace) -> str:
                                  ("--seed", args.seed, 0), ("--n-resamples", args.n_resamples, 1000),
                                  ("--confidence-level", args.confidence_level, 0.95),
                                  ("--test-resamples", args.test_resamples, None),
-                                 ("--max-examples", args.max_examples, None), ("--title", args.title, None)):
+                                 ("--max-examples", args.max_examples, None),
+                                 ("--explain-examples", args.explain_examples, None), ("--title", args.title, None)):
         if value != default:
             parts += [flag, str(value)]
     parts += ["--output", args.output]
@@ -137,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
                      "use_stemmer": args.use_stemmer}
     if args.rouge_types:
         options["rouge_types"] = args.rouge_types
-    for key in ("tokenizer", "multi_ref", "test_resamples", "max_examples", "title", "name"):
+    for key in ("tokenizer", "multi_ref", "test_resamples", "max_examples", "explain_examples", "title", "name"):
         if getattr(args, key) is not None:
             options[key] = getattr(args, key)
     if systems:

@@ -12,8 +12,11 @@ What the file keeps, whatever the number of examples (the size rule):
 * each text is cut for display at :func:`text_chars` characters (at most :data:`TEXT_CHARS`; less when the
   table's texts would pass :data:`TEXT_BUDGET`), and at most :data:`MAX_REFS_SHOWN` references are shown;
   the scores always use the full texts;
-* explanations are embedded (gzip, base64) for the table's examples whose texts are at most
-  :data:`EXPLAIN_MAX_CHARS` characters, until they take :data:`EXPLAIN_BUDGET` bytes;
+* explanations (every system's) are embedded (gzip, base64) for at most ``explain_examples``
+  (:data:`EXPLAIN_EXAMPLES`) of the table's examples, chosen by :func:`explained_examples`: all of them
+  when the table is that small, otherwise the largest gains and losses, the :data:`EXPLAIN_EXTREMES` lowest
+  and highest first-type F of every system, and a seeded sample; an example whose texts pass
+  :data:`EXPLAIN_MAX_CHARS` characters gets none, and embedding stops at :data:`EXPLAIN_BUDGET` bytes;
 * charts are binned histograms and scatter plots of at most
   :data:`~rouge_metric.report.plots.SCATTER_POINTS` points per system.
 """
@@ -42,6 +45,14 @@ MAX_REFS_SHOWN = 4
 EXPLAIN_MAX_CHARS = 5000
 #: Bytes of compressed explanations a file embeds at most (base64 text).
 EXPLAIN_BUDGET = 5_000_000
+#: Examples of the table whose explanations (of every system) a file embeds, by default: explaining an
+#: example runs the pure-Python evidence and renderer (about 2 ms per system for a news summary), so the
+#: number of explanations, not n, sets the time of this step.
+EXPLAIN_EXAMPLES = 100
+#: Among them, per system, the table's examples with the lowest and with the highest F of the first type.
+EXPLAIN_EXTREMES = 10
+#: Why an example has no embedded explanation (the ``x`` of a row; 0: embedded).
+NOT_EXPLAINED = {"too_long": 1, "over_budget": 2, "not_chosen": 3}
 
 
 def esc(x: Any) -> str:
@@ -167,7 +178,14 @@ def length_section(d: ReportData, seed: int) -> str:
             + "<h3>Length-ratio buckets</h3>" + "".join(buckets) + "</section>")
 
 
-def systems_section(d: ReportData, snippet: Any) -> str:
+def deltas_chart(d: ReportData) -> str:
+    """The SVG of the per-example F deltas of every compared system (no paired test needed)."""
+    return plots.deltas(d.types, d.names[1:], lambda nm, t: d.deltas[nm][t])
+
+
+def systems_section(d: ReportData, snippet: Any, deltas_svg: Optional[str] = None) -> str:
+    """The comparison of every system with the baseline (empty with one system); ``deltas_svg``: the
+    chart of :func:`deltas_chart` when already drawn."""
     if len(d.names) < 2:
         return ""
     base = d.baseline
@@ -187,7 +205,7 @@ def systems_section(d: ReportData, snippet: Any) -> str:
                   "p (paired bootstrap)", "p (approx. randomization)", "wins / ties / losses"], rows, left=2,
                  attrs=' id="rm-significance"')
     ex_note = "exact: every assignment enumerated" if ar.exact else f"{ar.n_resamples:,} trials"
-    svg = plots.deltas(d.types, d.names[1:], lambda nm, t: d.deltas[nm][t])
+    svg = deltas_svg if deltas_svg is not None else deltas_chart(d)
     t0 = d.types[0]
     lists = []
     for nm in d.names[1:]:
@@ -214,18 +232,63 @@ def systems_section(d: ReportData, snippet: Any) -> str:
             + "</div>" + "".join(lists) + "</section>")
 
 
-def examples_data(d: ReportData, keep: Any, budget: int = EXPLAIN_BUDGET) -> Tuple[Dict[str, Any], Optional[str], Dict[str, int]]:
+def explained_examples(d: ReportData, keep: Any, limit: int, seed: int) -> List[int]:
+    """The examples of the table (``keep``) whose explanations the file embeds, sorted: every one when
+    the table holds at most ``limit`` examples (none when ``limit`` is 0). Otherwise, always the largest
+    gains and losses of every compared system and, per system, the :data:`EXPLAIN_EXTREMES` examples of
+    the table with the lowest and with the highest F of the first rouge type (equal F in index order);
+    then a seeded sample of the other examples of the table,
+    ``numpy.random.default_rng(seed).choice(rest, k, replace=False)`` (``rest`` sorted), up to ``limit``
+    examples in all (the forced examples alone may be more)."""
+    import numpy as np
+
+    keep = np.asarray(keep, dtype=np.int64)
+    if limit <= 0:
+        return []
+    if keep.size <= limit:
+        return [int(i) for i in keep]
+    chosen = set(forced_examples(d))
+    t0 = d.types[0]
+    for nm in d.names:
+        f = d.systems[nm].f(t0)[keep]
+        chosen.update(int(i) for i in keep[np.argsort(f, kind="stable")[:EXPLAIN_EXTREMES]])
+        chosen.update(int(i) for i in keep[np.argsort(-f, kind="stable")[:EXPLAIN_EXTREMES]])
+    rest = np.asarray([i for i in keep.tolist() if i not in chosen], dtype=np.int64)
+    k = min(limit - len(chosen), rest.size)
+    if k > 0:
+        chosen.update(int(i) for i in np.random.default_rng(seed).choice(rest, size=k, replace=False))
+    return sorted(chosen)
+
+
+def explained_rule(limit: int, seed: int) -> str:
+    """The sentence that states :func:`explained_examples`' rule."""
+    if limit <= 0:
+        return "No explanation is embedded (explain_examples=0)."
+    return (f"Explanations are embedded for {limit:,} examples of the table (all of them when it holds no more; "
+            "more when the gains, losses and extremes below alone exceed that): "
+            f"the largest gains and losses, the {EXPLAIN_EXTREMES} lowest and {EXPLAIN_EXTREMES} highest "
+            f"first-type F of every system, and a seeded sample of the others "
+            f"(numpy.random.default_rng({seed}).choice(rest, k, replace=False)); rows marked ◆ carry theirs. "
+            "rouge-metric explain shows any example.")
+
+
+def examples_data(d: ReportData, keep: Any, budget: int = EXPLAIN_BUDGET, explain_examples: int = EXPLAIN_EXAMPLES,
+                  seed: int = 0) -> Tuple[Dict[str, Any], Optional[str], Dict[str, int]]:
     """The examples table's JSON, the base64 gzip of the explanations (None when none is embedded), and
-    counts (``cut``: texts cut for display, ``explained``, ``too_long``, ``over_budget``)."""
+    counts (``cut``: texts cut for display, ``explained``: explanations embedded, ``too_long``,
+    ``over_budget``, ``not_chosen``: explanations left out, per system). Explanations are embedded for the
+    examples of :func:`explained_examples`."""
     ns = len(d.names)
+    chosen = set(explained_examples(d, keep, explain_examples, seed))
     refs_shown = [min(len(d.references[i]), MAX_REFS_SHOWN) for i in keep]
     per_row = ns + (max(refs_shown) if refs_shown else 1)
     limit = text_chars(len(keep), per_row)
     comp = zlib.compressobj(6, zlib.DEFLATED, 31)  # gzip container, what DecompressionStream("gzip") reads
     chunks: List[bytes] = [comp.compress(b"[")]
     size = 0
-    counts = {"cut": 0, "explained": 0, "too_long": 0, "over_budget": 0}
+    counts = {"cut": 0, "explained": 0, "too_long": 0, "over_budget": 0, "not_chosen": 0}
     rows = []
+    scores = [[d.systems[nm].f(t) for t in d.types] for nm in d.names]
     for k, i in enumerate(int(x) for x in keep):
         refs = d.references[i]
         preds = [d.predictions[nm][i] for nm in d.names]
@@ -236,36 +299,34 @@ def examples_data(d: ReportData, keep: Any, budget: int = EXPLAIN_BUDGET) -> Tup
         status, frags = [], []
         ref_long = max(len(r) for r in refs) > EXPLAIN_MAX_CHARS
         for nm, p in zip(d.names, preds):
-            if ref_long or len(p) > EXPLAIN_MAX_CHARS:
-                status.append(1)
-                frags.append(None)
-                counts["too_long"] += 1
-            elif size > budget:
-                status.append(2)
-                frags.append(None)
-                counts["over_budget"] += 1
-            else:
+            why = ("not_chosen" if i not in chosen else "too_long" if ref_long or len(p) > EXPLAIN_MAX_CHARS
+                   else "over_budget" if size > budget else None)
+            if why is None:
                 ex = explain(prediction=p, references=refs, config=d.rouge.config, backend=d.rouge.backend)
                 frags.append(explanation_html(ex, css=False))
                 status.append(0)
                 counts["explained"] += 1
+            else:
+                frags.append(None)
+                status.append(NOT_EXPLAINED[why])
+                counts[why] += 1
         piece = (b"," if k else b"") + json.dumps(frags, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         out = comp.compress(piece)
         chunks.append(out)
         size += len(out) * 4 // 3
         rows.append({"i": i, "k": k, "p": [s for s, _ in shown_p], "r": [s for s, _ in shown_r],
                      "more": len(refs) - len(shown_r), "cut": bool(cut),
-                     "s": [[float(d.systems[nm].f(t)[i]) for t in d.types] for nm in d.names], "x": status})
+                     "s": [[float(f[i]) for f in per_sys] for per_sys in scores], "x": status})
     chunks.append(comp.compress(b"]"))
     chunks.append(comp.flush())
     blob = base64.b64encode(b"".join(chunks)).decode("ascii") if counts["explained"] else None
     data = {"types": d.types, "systems": d.names, "rows": rows, "textChars": limit, "explainChars": EXPLAIN_MAX_CHARS,
-            "explainBudget": f"{budget / 1e6:g} MB"}
+            "explainBudget": f"{budget / 1e6:g} MB", "explainRule": explained_rule(explain_examples, seed)}
     return data, blob, counts
 
 
 def examples_section(d: ReportData, keep: Any, counts: Dict[str, int], limit: int, max_examples: int,
-                     seed: int) -> str:
+                     seed: int, explain_examples: int = EXPLAIN_EXAMPLES) -> str:
     notes = []
     if len(keep) < d.n or d.n > max_examples:
         notes.append(f"The file holds {len(keep):,} of the {d.n:,} examples: a seeded sample of {max_examples:,} "
@@ -277,6 +338,8 @@ def examples_section(d: ReportData, keep: Any, counts: Dict[str, int], limit: in
     if counts["cut"]:
         notes.append(f"{counts['cut']:,} text(s) longer than {limit:,} characters are cut in this display "
                      "(the scores use the full texts).")
+    if counts["not_chosen"] or explain_examples <= 0:
+        notes.append(explained_rule(explain_examples, seed))
     if counts["too_long"] or counts["over_budget"]:
         notes.append(f"Explanations left out: {counts['too_long']:,} for texts over {EXPLAIN_MAX_CHARS:,} characters, "
                      f"{counts['over_budget']:,} beyond the file's {EXPLAIN_BUDGET / 1e6:g} MB budget "
