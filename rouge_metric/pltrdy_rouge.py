@@ -1,4 +1,5 @@
-"""The ``rouge`` PyPI package's ROUGE (pltrdy, 1.0.1), as LongBench and OpenCompass report it.
+"""The ``rouge`` PyPI package's ROUGE (pltrdy, 1.0.1), as LongBench reports it, and its fork
+``rouge-chinese`` (1.0.3), as OpenCompass's ``JiebaRougeEvaluator`` reports it.
 
 A different definition from rouge-score's and ROUGE-1.5.5's, kept apart on purpose: nothing else in
 rouge_metric uses this module, and :mod:`rouge_metric.harnesses` is its only caller. What the package
@@ -31,6 +32,21 @@ reproduce the package's failure: :func:`stack_headroom` (how many frames are lef
 frames, calls and comparisons, over the same table values) from the caller's frame and says whether it
 raises ``RecursionError`` there.
 
+**rouge-chinese** (``rouge_chinese/rouge.py``, ``rouge_chinese/rouge_score.py``; the same code as its
+GitHub master, which OpenCompass installs) changes two things and keeps the rest (set-based rouge-N, the
+``1e-8`` F, ``ValueError`` on an empty side):
+
+- **Sentences** come from ``cut_sent``: a newline is inserted after ``。！？?`` (and after ``......`` and
+  ``……``) unless a closing quote follows, and after such a mark followed by a closing quote; the text is
+  right-stripped and split on ``"\n"``. Words are then formed as above (each non-empty piece's words
+  re-joined on single spaces and split on ``" "``). No split on ``"."``.
+- **rouge-l is the plain LCS of the whole word lists**, sentences concatenated, repeats counted: P = LCS /
+  number of prediction words, R = LCS / number of reference words (:func:`chinese_scores`). It is a
+  table, not a recursion, so no text is too long for it.
+
+One file for the package and its fork: they share the word rules, the set-based rouge-N, the F and the
+error on an empty side, and differ only in the sentence splitter and rouge-l.
+
 Complexity: tokenization O(length); rouge-N O(words); rouge-L O(sum over sentence pairs of
 |r_i| * |c_j|) = O(|R| |C|) time and O(max |r_i| |c_j|) memory for one DP table at a time; the replay
 of the recursion O(steps) frames per pair, after the same DP.
@@ -38,7 +54,8 @@ of the recursion O(steps) frames per pair, after the same DP.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+import re
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 #: The metric names of the package, in its output order.
 METRICS: Tuple[str, ...] = ("rouge-1", "rouge-2", "rouge-l")
@@ -296,3 +313,88 @@ def _replay_recon_lcs(x: List[str], y: List[str], exclusive: bool = True, floor:
 
     _recon(len(x), len(y))
     return None
+
+
+# ------------------------------------------------------------------------------- rouge-chinese 1.0.3
+_CUT_SENT = (
+    (re.compile("([。！？\\?])([^”’])"), r"\1\n\2"),
+    (re.compile("(\\.{6})([^”’])"), r"\1\n\2"),
+    (re.compile("(\\…{2})([^”’])"), r"\1\n\2"),
+    (re.compile("([。！？\\?][”’])([^，。！？\\?])"), r"\1\n\2"),
+)
+
+
+def cut_sent(text: str) -> List[str]:
+    """rouge-chinese's ``Rouge.cut_sent``: the text's pieces, split after sentence-final marks.
+
+    >>> cut_sent("今天天气很好。我们去公园！好吗？")
+    ['今天天气很好。', '我们去公园！', '好吗？']
+    """
+    for pattern, repl in _CUT_SENT:
+        text = pattern.sub(repl, text)
+    return text.rstrip().split("\n")
+
+
+def chinese_sentences(text: str) -> List[str]:
+    """rouge-chinese's sentences of a text: :func:`cut_sent`'s non-empty pieces, whitespace collapsed.
+
+    >>> chinese_sentences("今天 天气  很好 。\\n  \\n我们")
+    ['今天 天气 很好 。', '', '我们']
+    """
+    return [" ".join(piece.split()) for piece in cut_sent(text) if len(piece) > 0]
+
+
+def lcs_length(x: Sequence[str], y: Sequence[str]) -> int:
+    """The length of the longest common subsequence of two word lists. O(len(x) * len(y)) time,
+    O(len(y)) memory."""
+    if not x or not y:
+        return 0
+    prev = [0] * (len(y) + 1)
+    for xi in x:
+        row = [0]
+        for j, yj in enumerate(y, 1):
+            if xi == yj:
+                row.append(prev[j - 1] + 1)
+            else:
+                a, b = prev[j], row[j - 1]
+                row.append(a if a > b else b)
+        prev = row
+    return prev[-1]
+
+
+def chinese_scores(hypothesis: str, reference: str, metrics: Sequence[str] = METRICS,
+                   lcs: Callable[[Sequence[str], Sequence[str]], int] = lcs_length
+                   ) -> Dict[str, Dict[str, float]]:
+    """``rouge_chinese.Rouge(metrics).get_scores([hypothesis], [reference], avg=True)``.
+
+    ``lcs``: the function giving the LCS length of two word lists (:func:`lcs_length`; a harness recipe
+    passes the core's kernel). Raises :class:`EmptyTextError` where the package raises ValueError.
+
+    >>> s = chinese_scores("今天 天气 很 好", "今天 天气 不错")
+    >>> s["rouge-1"]["p"], s["rouge-l"]["r"]
+    (0.5, 0.6666666666666666)
+    """
+    hyp = chinese_sentences(hypothesis)
+    ref = chinese_sentences(reference)
+    if not hyp:
+        raise EmptyTextError("Hypothesis is empty.")
+    if not ref:
+        raise EmptyTextError("Reference is empty.")
+    hw, rw = words(hyp), words(ref)
+    out: Dict[str, Dict[str, float]] = {}
+    for m in metrics:
+        if m == "rouge-l":
+            out[m] = lcs_prf(lcs(rw, hw), len(hw), len(rw))
+        elif m in ("rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5"):
+            out[m] = rouge_n(hw, rw, int(m[-1]))
+        else:
+            raise ValueError(f"metrics: unknown metric {m!r}; allowed: rouge-1 ... rouge-5, rouge-l")
+    return out
+
+
+def lcs_prf(lcs: int, hyp_words: int, ref_words: int) -> Dict[str, float]:
+    """rouge-chinese's rouge-l ``{"f", "p", "r"}`` from the LCS length and the two word counts (both > 0:
+    a side with a sentence has at least one word)."""
+    r = lcs / ref_words
+    p = lcs / hyp_words
+    return {"f": f_measure(p, r), "p": p, "r": r}

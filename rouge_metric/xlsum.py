@@ -152,6 +152,8 @@ def clean_words(text: str) -> List[str]:
 _CJK_RE = re.compile("([\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f\U0002b740-\U0002b81f"
                      "\U0002b820-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f])")
 
+_CJK_MIN = "\u3400"
+
 
 class _Fallback:
     """pyonmttok's ``aggressive`` tokenizer, then CJK ideographs apart, then a whitespace split."""
@@ -168,7 +170,11 @@ class _Fallback:
         self.name = f"pyonmttok-aggressive({segment.package_version('pyonmttok')})"
 
     def __call__(self, text: str) -> List[str]:
-        return _CJK_RE.sub(r" \1 ", " ".join(self._tokenize(text)[0])).split()
+        joined = " ".join(self._tokenize(text)[0])
+        # every character _CJK_RE matches is at or above U+3400: most texts skip the regex (isascii is O(1))
+        if joined and not joined.isascii() and max(joined) >= _CJK_MIN:
+            joined = _CJK_RE.sub(r" \1 ", joined)
+        return joined.split()
 
 
 # ----------------------------------------------------------------------------------------- stemmers
@@ -344,8 +350,9 @@ def language_stemmer(lang: Optional[str], bengali_rules: Any = None) -> Tuple[Op
 # ------------------------------------------------------------------------------------------ pipeline
 class XLSumTokenizer:
     """XL-Sum's text pipeline for one setting (language, stemmer, minimum length): :meth:`tokens` for
-    rouge1...rouge9 and rougeL, :meth:`line_tokens` for each rougeLsum line. Tokens before stemming are
-    cached per unique text, stems per token."""
+    rouge1...rouge9 and rougeL, :meth:`line_tokens` for each rougeLsum line. The tokens are cached per
+    unique text and per unique line, the stems per unique token (each is stemmed once), and the segmenter
+    caches its output per unique text."""
 
     def __init__(self, lang: Optional[str] = None, use_stemmer: bool = False, *,
                  callable_tokenizer: Optional[Callable[[str], Sequence[str]]] = None,
@@ -396,28 +403,17 @@ class XLSumTokenizer:
         self._line_cache: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
         self._stems: Dict[str, str] = {}
 
-    def _segment(self, text: str) -> Tuple[str, ...]:
-        cache = self._cache
-        out = cache.get(text)
-        if out is not None:
-            return out
+    def _segment(self, text: str) -> Sequence[str]:
         cleaned = " ".join(clean_words(text.lower().strip()))
         tokens: Sequence[str] = self.segmenter(cleaned) if self.segmenter is not None else ()
         if not tokens and cleaned:
             tokens = self.fallback(cleaned)
-        out = tuple(tokens)
-        cache[text] = out
-        if len(cache) > segment.CACHE_SIZE:
-            try:
-                cache.popitem(last=False)
-            except KeyError:  # emptied by another thread meanwhile
-                pass
-        return out
+        return tokens
 
-    def _stemmed(self, tokens: Sequence[str]) -> List[str]:
+    def _stemmed(self, tokens: Sequence[str]) -> Tuple[str, ...]:
         stem = self.stem
         if stem is None:
-            return [t for t in tokens if t]
+            return tuple(t for t in tokens if t)
         stems = self._stems
         min_len = self.min_char_length
         out = []
@@ -429,11 +425,35 @@ class XLSumTokenizer:
                 t = s
             if t:
                 out.append(t)
-        return out
+        return tuple(out)
+
+    @staticmethod
+    def _keep(cache: "OrderedDict[str, Tuple[str, ...]]", key: str, value: Tuple[str, ...]) -> Tuple[str, ...]:
+        cache[key] = value
+        if len(cache) > segment.CACHE_SIZE:
+            try:
+                cache.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
+                pass
+        return value
 
     def tokens(self, text: str, _stemmer: Any = None) -> List[str]:
-        """Tokens of a whole text (rouge1...rouge9, rougeL)."""
-        return self._stemmed(self._segment(text))
+        """Tokens of a whole text (rouge1...rouge9, rougeL), cached per unique text."""
+        out = self._cache.get(text)
+        if out is None:
+            out = self._keep(self._cache, text, self._stemmed(self._segment(text)))
+        return list(out)
+
+    def clear_cache(self) -> None:
+        """Empty this pipeline's caches (tokens per text, per rougeLsum line, stems per token) and its
+        segmenter's (shared by every user of that segmenter): the next call starts as a fresh process's
+        first call does."""
+        self._cache.clear()
+        self._line_cache.clear()
+        self._stems.clear()
+        clear = getattr(self.segmenter, "clear_cache", None)
+        if clear is not None:
+            clear()
 
     def token_spans(self, text: str) -> List[Tuple[str, Optional[int], Optional[int]]]:
         """The tokens of :meth:`tokens` with their character spans in ``text`` (``(token, start, end)``,
@@ -465,17 +485,11 @@ class XLSumTokenizer:
         return [(s, a, b) for (t, a, b) in located for s in self._stemmed([t])]  # empty stems dropped
 
     def line_tokens(self, line: str, _stemmer: Any = None) -> List[str]:
-        """Tokens of one rougeLsum line: cleaner and stemmer only."""
-        cache = self._line_cache
-        words = cache.get(line)
-        if words is None:
-            words = cache[line] = tuple(clean_words(line.lower()))
-            if len(cache) > segment.CACHE_SIZE:
-                try:
-                    cache.popitem(last=False)
-                except KeyError:  # emptied by another thread meanwhile
-                    pass
-        return self._stemmed(words)
+        """Tokens of one rougeLsum line: cleaner and stemmer only; cached per unique line."""
+        out = self._line_cache.get(line)
+        if out is None:
+            out = self._keep(self._line_cache, line, self._stemmed(clean_words(line.lower())))
+        return list(out)
 
 
 def cleaned_sources(text: str) -> Tuple[str, List[Optional[int]]]:

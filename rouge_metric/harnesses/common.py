@@ -20,6 +20,9 @@ HARNESS_VERSIONS: Dict[str, str] = {
     "mlflow": "3.17.2",
     "torchmetrics": "1.9.0",
     "rouge": "1.0.1",
+    "opencompass": "0.5.3",
+    "rouge-chinese": "1.0.3",
+    "sumeval": "0.2.2",
 }
 
 
