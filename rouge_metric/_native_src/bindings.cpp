@@ -36,6 +36,7 @@
 #include "py_ids.hpp"
 #include "py_scorer.hpp"
 #include "py_text.hpp"
+#include "simd.hpp"
 #include "vocab.hpp"
 #include "wpow.hpp"
 
@@ -172,6 +173,30 @@ PYBIND11_MODULE(_native, m) {
     HOST.release = host_release;
     HOST.acquire = host_acquire;
     HOST.check_signals = host_check_signals;
+
+    // The text scan's SIMD level (simd.hpp): the CPU's best, or ROUGE_METRIC_SIMD; a level the CPU
+    // lacks fails the import (ValueError) instead of running an instruction it does not have.
+    {
+        const char* env = std::getenv("ROUGE_METRIC_SIMD");
+        std::string err = set_simd_level(env);
+        if (!err.empty()) throw py::value_error(std::string("ROUGE_METRIC_SIMD=") + (env ? env : "") + ": " + err);
+    }
+    m.def("simd_level", []() { return std::string(SIMD_NAMES[simd_level()]); },
+          "The SIMD level of the text scan in this process: scalar, sse2, avx2 or avx512 (the numbers never "
+          "depend on it; ROUGE_METRIC_SIMD lowers it at import).");
+    m.def("simd_levels", []() {
+              py::list out;
+              for (int l = 0; l <= simd_detect(); ++l)
+                  if (l == SIMD_SCALAR || l >= simd_baseline()) out.append(SIMD_NAMES[l]);
+              return out;
+          },
+          "The SIMD levels this CPU and build can run, lowest first.");
+    m.def("_set_simd_level", [](const std::string& name) {
+              std::string err = set_simd_level(name.c_str());
+              if (!err.empty()) throw py::value_error("name: " + err);
+              return std::string(SIMD_NAMES[simd_level()]);
+          },
+          py::arg("name"), "Tests only: switch the text scan to another level (or \"auto\"); returns it.");
 
     // A Ctrl-C seen by a poll: the KeyboardInterrupt (or the signal handler's exception) is already
     // set in the caller's thread state.
