@@ -34,7 +34,8 @@
 #include <cpuid.h>
 #include <immintrin.h>
 #define ROUGE_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
-#define ROUGE_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt")))
+#define ROUGE_TARGET_AVX512 \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2,avx2,bmi,bmi2,popcnt")))
 #endif
 #else
 #define ROUGE_X86_DISPATCH 0
@@ -86,8 +87,8 @@ inline int simd_detect() {
     CpuidRegs l7 = cpuid(7, 0);
     bool avx2 = (l7.b >> 5) & 1, bmi1 = (l7.b >> 3) & 1, bmi2 = (l7.b >> 8) & 1;
     if (!(avx2 && bmi1 && bmi2)) return SIMD_SSE2;
-    bool f = (l7.b >> 16) & 1, bw = (l7.b >> 30) & 1, vl = (l7.b >> 31) & 1;
-    if (f && bw && vl && (x & 0xE6) == 0xE6) return SIMD_AVX512;  // + opmask, ZMM0-15 high, ZMM16-31
+    bool f = (l7.b >> 16) & 1, bw = (l7.b >> 30) & 1, vl = (l7.b >> 31) & 1, vbmi2 = (l7.c >> 6) & 1;
+    if (f && bw && vl && vbmi2 && (x & 0xE6) == 0xE6) return SIMD_AVX512;  // + opmask, ZMM0-15 high, ZMM16-31
     return SIMD_AVX2;
 #else
     return SIMD_SCALAR;

@@ -73,6 +73,7 @@ struct TokBuf {
     std::vector<uint32_t> off, cps, ends;
     std::vector<Key> keys;
     std::vector<uint64_t> tokm, nlm;  // fast path: bit masks of token characters and newlines
+    std::vector<uint32_t> sv, ev;     // fast path: token starts and ends
     std::vector<uint8_t> proj;        // fast path: byte projection of 2- and 4-byte texts
     inline void put(char c) {
         if (n + 32 >= b.size()) b.resize(b.size() * 2);  // keep the slack
@@ -553,23 +554,56 @@ inline size_t next_set(const uint64_t* a, size_t i, size_t W) {
     }
     return w * 64 + (size_t)ctz64(x);
 }
-// The fast path over text[0, len) (see above): fills cur.keys, cur.nt, cur.ends, and prefetches the
-// slot of each token in map. For 2-byte text (C = uint16_t) the projection happens while loading;
-// false when the text has a character of the table (found before any token is recorded).
-template <class C>
-bool scan_default(int level, const C* text, size_t len, TokBuf& cur, const StrMap& map) {
-    size_t W = (len + 63) / 64;
-    if (cur.b.size() < W * 64 + 64) cur.b.resize(W * 64 + 64);
-    cur.tokm.resize(W + 1);
-    cur.nlm.resize(W + 1);
-    char* buf = &cur.b[0];
-    uint64_t* tk = cur.tokm.data();
-    uint64_t* nl = cur.nlm.data();
-    if (!scan_masks(level, text, len, W, buf, tk, nl)) return false;
-    tk[W] = 0;
-    nl[W] = 0;
-    std::memset(buf + W * 64, 0, 64);
-    if (cur.keys.size() < len / 2 + 2) cur.keys.resize(len / 2 + 2);
+#if ROUGE_X86_DISPATCH
+// AVX-512 VBMI2: the set bits' positions compressed out of 0..63 (vpcompressb), widened to 32 bits and
+// offset by base, stored 16 at a time: up to 15 entries past the last one are written (scratch; the
+// arrays have 64 entries of slack) and then overwritten or ignored.
+ROUGE_TARGET_AVX512 ROUGE_FORCE_INLINE void flatten_vbmi2(uint32_t* out, size_t& n, uint32_t base, uint64_t x) {
+    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44,
+                                         43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25,
+                                         24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4,
+                                         3, 2, 1, 0);
+    const size_t cnt = (size_t)_mm_popcnt_u64(x);
+    const __m512i pos = _mm512_maskz_compress_epi8((__mmask64)x, iota);
+    const __m512i b = _mm512_set1_epi32((int)base);
+    uint32_t* o = out + n;
+    _mm512_storeu_si512((void*)o, _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(pos)), b));
+    if (cnt > 16) {
+        _mm512_storeu_si512((void*)(o + 16),
+                            _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(pos, 1)), b));
+        if (cnt > 32) {
+            _mm512_storeu_si512((void*)(o + 32),
+                                _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(pos, 2)), b));
+            _mm512_storeu_si512((void*)(o + 48),
+                                _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(pos, 3)), b));
+        }
+    }
+    n += cnt;
+}
+ROUGE_TARGET_AVX512 ROUGE_NOINLINE size_t flatten_bounds_avx512(const uint64_t* tk, size_t W, uint32_t* sv,
+                                                                 uint32_t* ev) {
+    size_t ns = 0, ne = 0;
+    uint64_t carry = 0;
+    for (size_t w = 0; w <= W; ++w) {
+        uint64_t t = tk[w], prev = (t << 1) | carry;
+        carry = t >> 63;
+        flatten_vbmi2(sv, ns, (uint32_t)(w * 64), t & ~prev);
+        flatten_vbmi2(ev, ne, (uint32_t)(w * 64), ~t & prev);
+    }
+    return ne;
+}
+#endif
+
+// Phase 2 of the fast path: the keys of the tokens (hashed where they lie in buf, their slots in map
+// prefetched) and the sentence ends, from the token masks tk[0, W] (tk[W] == 0, which ends a token
+// that reaches the end of the text) and the newline masks nl[0, W]. Token starts are the set bits
+// after a clear one, ends the clear bits after a set one. Both ways below give the same keys and ends.
+//
+// Every level but AVX-512: the bits are walked word by word, each token hashed as it is found (in a
+// word, starts and ends alternate, after the end of a token left open by the previous word).
+inline size_t keys_from_masks(const uint64_t* tk, const uint64_t* nl, size_t W, const char* buf, TokBuf& cur,
+                              const StrMap& map) {
+    if (cur.keys.size() < (W * 64) / 2 + 2) cur.keys.resize((W * 64) / 2 + 2);
     Key* keys = cur.keys.data();
     size_t nt = 0, nextnl = next_set(nl, 0, W);
     auto emit = [&](size_t s, size_t e) {
@@ -581,12 +615,10 @@ bool scan_default(int level, const C* text, size_t len, TokBuf& cur, const StrMa
         map.prefetch(keys[nt]);
         ++nt;
     };
-    // Token starts are the set bits after a clear one, ends the clear bits after a set one; in a word
-    // they alternate, after the end of a token left open by the previous word.
     uint64_t carry = 0;
     size_t start = 0;
     bool open = false;
-    for (size_t w = 0; w <= W; ++w) {  // tk[W] == 0 ends a token that reaches the end
+    for (size_t w = 0; w <= W; ++w) {
         uint64_t t = tk[w], prev = (t << 1) | carry;
         uint64_t st = t & ~prev, en = ~t & prev;
         carry = t >> 63;
@@ -608,6 +640,61 @@ bool scan_default(int level, const C* text, size_t len, TokBuf& cur, const StrMa
             }
         }
     }
+    return nt;
+}
+
+// AVX-512: all starts and all ends first (vpcompressb, no branch per token), then one counted loop
+// hashes the tokens, so the hashes of consecutive tokens overlap instead of waiting on the
+// mispredicted branches of the bit walk.
+#if ROUGE_X86_DISPATCH
+inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W, const char* buf,
+                               TokBuf& cur, const StrMap& map) {
+    size_t cap = (W * 64) / 2 + 2 + 64;  // at most len / 2 + 1 tokens, and 64 entries of slack
+    if (cur.sv.size() < cap) {
+        cur.sv.resize(cap);
+        cur.ev.resize(cap);
+    }
+    uint32_t* sv = cur.sv.data();
+    uint32_t* ev = cur.ev.data();
+    size_t nt = flatten_bounds_avx512(tk, W, sv, ev);
+    if (cur.keys.size() < nt + 1) cur.keys.resize(nt + 1);
+    Key* keys = cur.keys.data();
+    size_t nextnl = next_set(nl, 0, W);
+    for (size_t k = 0; k < nt; ++k) {
+        size_t st = sv[k];
+        if (st > nextnl) {  // a newline since the last token: the sentence ends
+            cur.ends.push_back((uint32_t)k);
+            nextnl = next_set(nl, st, W);
+        }
+        keys[k] = make_key_slack(buf + st, ev[k] - st);
+        map.prefetch(keys[k]);
+    }
+    return nt;
+}
+#endif
+
+// The fast path over text[0, len) (see above): fills cur.keys, cur.nt, cur.ends, and prefetches the
+// slot of each token in map. For 2-byte text (C = uint16_t) the projection happens while loading;
+// false when the text has a character of the table (found before any token is recorded).
+template <class C>
+bool scan_default(int level, const C* text, size_t len, TokBuf& cur, const StrMap& map) {
+    size_t W = (len + 63) / 64;
+    if (cur.b.size() < W * 64 + 64) cur.b.resize(W * 64 + 64);
+    cur.tokm.resize(W + 1);
+    cur.nlm.resize(W + 1);
+    char* buf = &cur.b[0];
+    uint64_t* tk = cur.tokm.data();
+    uint64_t* nl = cur.nlm.data();
+    if (!scan_masks(level, text, len, W, buf, tk, nl)) return false;
+    tk[W] = 0;
+    nl[W] = 0;
+    std::memset(buf + W * 64, 0, 64);
+#if ROUGE_X86_DISPATCH
+    size_t nt = level >= SIMD_AVX512 ? keys_from_bounds(tk, nl, W, buf, cur, map)
+                                     : keys_from_masks(tk, nl, W, buf, cur, map);
+#else
+    size_t nt = keys_from_masks(tk, nl, W, buf, cur, map);
+#endif
     cur.ends.push_back((uint32_t)nt);
     cur.nt = nt;
     return true;
