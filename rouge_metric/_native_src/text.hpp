@@ -4,8 +4,11 @@
 // (rougeLsum). Same tokens as rouge_metric/text.py; tests/test_native.py checks the lowercasing table
 // and the whitespace set over every code point.
 //
-// One file over 400 lines: both tokenizers and the fast path of the default one share the tables,
-// the token buffer and the SSE2 helpers.
+// The default tokenizer's scan has a variant per SIMD level (scalar, SSE2, AVX2, AVX-512), chosen at
+// run time (simd.hpp); every level gives the same tokens (tests/test_simd.py).
+//
+// One file over 400 lines: both tokenizers and the fast path of the default one, at every SIMD level,
+// share the tables, the token buffer and the block helpers.
 //
 // Ownership: a TokBuf belongs to one thread. The only shared state read here is the StrMap whose
 // slots are prefetched (read-only while batch threads run, see vocab.hpp) and the constant tables.
