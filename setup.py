@@ -17,6 +17,9 @@ implied by ``CIBUILDWHEEL=1`` (every published wheel carries the extension) and 
 
 Compiler flags are chosen per compiler, never by the building machine's CPU: only baseline
 instructions of the target (no ``-mpopcnt``/``-march``), so a wheel runs on every CPU of its platform.
+The text scan's AVX2 and AVX-512 variants are compiled into the same object, each function marked
+with its own target attribute, and chosen at import from cpuid (rouge_metric/_native_src/simd.hpp,
+docs/native.md#runtime-cpu-dispatch-simd-levels).
 Bit-identical floats need no FMA contraction and no fast-math: GCC/Clang ``-ffp-contract=off
 -fno-fast-math``; MSVC ``/fp:precise`` (which never contracts without ``/fp:contract``, and no ``/arch``
 flag is given, so x64 builds have no FMA instructions to contract to).

@@ -36,6 +36,7 @@
 #include "py_ids.hpp"
 #include "py_scorer.hpp"
 #include "py_text.hpp"
+#include "simd.hpp"
 #include "vocab.hpp"
 #include "wpow.hpp"
 
@@ -164,6 +165,12 @@ py::object stem_word(py::handle word, bool (*stem)(const char*, size_t, std::str
     return py::str(out);
 }
 
+// ROUGE_METRIC_SIMD's error, if its value was refused at import (raised at first use).
+std::string SIMD_ENV_ERROR;
+void check_simd_env() {
+    if (!SIMD_ENV_ERROR.empty()) throw py::value_error(SIMD_ENV_ERROR);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -172,6 +179,36 @@ PYBIND11_MODULE(_native, m) {
     HOST.release = host_release;
     HOST.acquire = host_acquire;
     HOST.check_signals = host_check_signals;
+
+    // The text scan's SIMD level (simd.hpp): the CPU's best, or ROUGE_METRIC_SIMD. A bad value (a level
+    // the CPU lacks, an unknown name) is raised as ValueError by simd_level() and by every Vocab
+    // constructor (every text pipeline needs one): an ImportError here would make the package fall back
+    // to the Python backend, and the level must never be silently other than the one asked for.
+    {
+        const char* env = std::getenv("ROUGE_METRIC_SIMD");
+        std::string err = set_simd_level(env);
+        if (!err.empty()) SIMD_ENV_ERROR = std::string("ROUGE_METRIC_SIMD=") + env + ": " + err;
+    }
+    m.def("simd_level", []() {
+              check_simd_env();
+              return std::string(SIMD_NAMES[simd_level()]);
+          },
+          "The SIMD level of the text scan in this process: scalar, sse2, avx2 or avx512 (the numbers never "
+          "depend on it; ROUGE_METRIC_SIMD lowers it at import).");
+    m.def("simd_levels", []() {
+              py::list out;
+              for (int l = 0; l <= simd_detect(); ++l)
+                  if (l == SIMD_SCALAR || l >= simd_baseline()) out.append(SIMD_NAMES[l]);
+              return out;
+          },
+          "The SIMD levels this CPU and build can run, lowest first.");
+    m.def("_set_simd_level", [](const std::string& name) {
+              std::string err = set_simd_level(name.c_str());
+              if (!err.empty()) throw py::value_error("name: " + err);
+              SIMD_ENV_ERROR.clear();
+              return std::string(SIMD_NAMES[simd_level()]);
+          },
+          py::arg("name"), "Tests only: switch the text scan to another level (or \"auto\"); returns it.");
 
     // A Ctrl-C seen by a poll: the KeyboardInterrupt (or the signal handler's exception) is already
     // set in the caller's thread state.
@@ -321,6 +358,7 @@ PYBIND11_MODULE(_native, m) {
     py::class_<Vocab, std::shared_ptr<Vocab>>(m, "Vocab",
                                               "Token interning and stem cache of one (tokenizer, stemmer).")
         .def(py::init([](Tokenizer tokenizer, py::object stem, int min_len, bool native_porter, bool native_perl) {
+                 check_simd_env();
                  ExternalStem ext;
                  if (!stem.is_none()) ext = PythonStem{stem};
                  return std::make_shared<Vocab>(tokenizer, std::move(ext), min_len, native_porter, native_perl);

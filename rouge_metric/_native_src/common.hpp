@@ -9,7 +9,8 @@
 //   portable.hpp   compiler builtins (popcount, bit scans, prefetch, inlining) for GCC/Clang and MSVC
 //   host.hpp       what the core asks of the program that embeds it (an interpreter lock, signals)
 //   interrupt.hpp  Ctrl-C and errors across threads
-//   text.hpp       text -> tokens (rouge-score's default tokenizer, whitespace)
+//   simd.hpp       runtime CPU dispatch: the SIMD level of the text scan
+//   text.hpp       text -> tokens (rouge-score's default tokenizer, whitespace), at each SIMD level
 //   porter.hpp, perl_porter.hpp  the two Porter stemmers (nltk's, ROUGE-1.5.5's), pure functions
 //   vocab.hpp      tokens -> ids: interning and the stem cache (shared by threads, see its header)
 //   workspace.hpp  per-thread scratch space of the kernels

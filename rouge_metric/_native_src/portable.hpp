@@ -2,6 +2,7 @@
 //
 // Only baseline instructions of each target: nothing here needs a CPU feature beyond what the target
 // architecture guarantees (x86-64: SSE2; no POPCNT/LZCNT/BMI, so a wheel runs on any x86-64 CPU).
+// Code for newer CPUs lives only in the functions of a SIMD level (simd.hpp), called after cpuid.
 // GCC/Clang compile __builtin_popcountll without -mpopcnt to a baseline sequence; MSVC's
 // __popcnt64 needs the POPCNT instruction, so MSVC gets the same SWAR count written out.
 // _BitScanForward64/_BitScanReverse64 are BSF/BSR (baseline x86-64; ARM64 has them too).

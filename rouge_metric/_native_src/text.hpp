@@ -4,8 +4,11 @@
 // (rougeLsum). Same tokens as rouge_metric/text.py; tests/test_native.py checks the lowercasing table
 // and the whitespace set over every code point.
 //
-// One file over 400 lines: both tokenizers and the fast path of the default one share the tables,
-// the token buffer and the SSE2 helpers.
+// The default tokenizer's scan has a variant per SIMD level (scalar, SSE2, AVX2, AVX-512), chosen at
+// run time (simd.hpp); every level gives the same tokens (tests/test_simd.py).
+//
+// One file over 400 lines: both tokenizers and the fast path of the default one, at every SIMD level,
+// share the tables, the token buffer and the block helpers.
 //
 // Ownership: a TokBuf belongs to one thread. The only shared state read here is the StrMap whose
 // slots are prefetched (read-only while batch threads run, see vocab.hpp) and the constant tables.
@@ -14,6 +17,7 @@
 #include "common.hpp"
 #include "hash.hpp"
 #include "lower_table.h"
+#include "simd.hpp"
 
 #if ROUGE_SSE2
 #include <emmintrin.h>
@@ -72,6 +76,7 @@ struct TokBuf {
     std::vector<uint32_t> off, cps, ends;
     std::vector<Key> keys;
     std::vector<uint64_t> tokm, nlm;  // fast path: bit masks of token characters and newlines
+    std::vector<uint32_t> sv, ev;     // fast path: token starts and ends
     std::vector<uint8_t> proj;        // fast path: byte projection of 2- and 4-byte texts
     inline void put(char c) {
         if (n + 32 >= b.size()) b.resize(b.size() * 2);  // keep the slack
@@ -308,6 +313,239 @@ bool project_bytes(const C* s, size_t len, uint8_t* out) {
     return true;
 }
 
+// Phase 1 of the fast path, one 64-character block at a time: bit k of tm is set when character k
+// is an ASCII letter or digit, of nm when it is '\n'; out[0, 64) receives the characters as bytes
+// OR 0x20 (the lowercase of [A-Za-z0-9]; a character above 0x7F becomes a byte with the high bit
+// set, never read as a token byte). False when the block has a character of the lower table (2- and
+// 4-byte texts only: the caller sends Latin-1 texts here only when the table has nothing below 0x100).
+// Every level computes the same tm, nm and the same out bytes at token positions; they differ in the
+// width of one step. A level's block reads exactly 64 characters at src: the caller passes either a
+// full block of the text or a zero-padded copy of its last partial block (AVX-512: a masked load,
+// which reads no byte past the text).
+template <class C>
+inline bool block_has_table_char(const C* src, size_t n) {
+    for (size_t k = 0; k < n; ++k)
+        if ((uint32_t)src[k] >= 0x80 && lower_table_hit((uint32_t)src[k])) return true;
+    return false;
+}
+
+template <class C>
+inline bool block_scalar(const C* src, char* out, uint64_t& tm, uint64_t& nm) {
+    const bool check = sizeof(C) > 1 && LOWER_N > 0;
+    tm = 0;
+    nm = 0;
+    for (size_t k = 0; k < 64; ++k) {
+        uint32_t c = (uint32_t)src[k];
+        if (check && c >= 0x80 && lower_table_hit(c)) return false;
+        if (c < 0x80 && ASCII.t[c]) tm |= (uint64_t)1 << k;
+        if (c == '\n') nm |= (uint64_t)1 << k;
+        out[k] = (char)((c < 0x80 ? c : 0x80) | 0x20);
+    }
+    return true;
+}
+
+#if ROUGE_SSE2
+// SSE2 (x86-64 baseline): 16 characters per step; 1- and 2-byte texts (4-byte texts are projected to
+// bytes first, project_bytes).
+template <class C>
+inline bool block_sse2(const C* src, char* out, uint64_t& tm, uint64_t& nm) {
+    static_assert(sizeof(C) <= 2, "4-byte texts are projected to bytes before the SSE2 scan");
+    const bool check = sizeof(C) > 1 && LOWER_N > 0;
+    tm = 0;
+    nm = 0;
+    for (size_t q = 0; q < 4; ++q) {
+        const C* p = src + q * 16;
+        if (check) {
+            __m128i a = _mm_loadu_si128((const __m128i*)p), b = _mm_loadu_si128((const __m128i*)(p + 8));
+            __m128i lo = _mm_set1_epi16((short)(uint16_t)std::min<uint32_t>(LOWER_CP[0] - 1, 0xFFFF));
+            __m128i hi = _mm_or_si128(_mm_subs_epu16(a, lo), _mm_subs_epu16(b, lo));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(hi, _mm_setzero_si128())) != 0xFFFF && block_has_table_char(p, 16))
+                return false;
+        }
+        __m128i v = load16(p);
+        tm |= (uint64_t)token_mask16(v) << (q * 16);
+        nm |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) << (q * 16);
+        _mm_storeu_si128((__m128i*)(out + q * 16), _mm_or_si128(v, _mm_set1_epi8(0x20)));
+    }
+    return true;
+}
+#endif
+
+#if ROUGE_X86_DISPATCH
+// AVX2: 32 characters per step. 2- and 4-byte characters are clamped to 0x80 (unsigned min) and
+// packed to bytes; the packs work within 128-bit lanes, so a permute puts the bytes back in order.
+template <class C>
+ROUGE_TARGET_AVX2 ROUGE_FORCE_INLINE __m256i avx2_bytes32(const C* p) {
+    if constexpr (sizeof(C) == 1) {
+        return _mm256_loadu_si256((const __m256i*)p);
+    } else if constexpr (sizeof(C) == 2) {
+        __m256i m = _mm256_set1_epi16(0x80);
+        __m256i a = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)p), m);
+        __m256i b = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(p + 16)), m);
+        return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+    } else {
+        __m256i m = _mm256_set1_epi32(0x80);
+        __m256i a = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)p), m);
+        __m256i b = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(p + 8)), m);
+        __m256i c = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(p + 16)), m);
+        __m256i d = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(p + 24)), m);
+        __m256i x = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+        return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    }
+}
+// Whether any of the 32 characters at p is at or above the table's first code point.
+template <class C>
+ROUGE_TARGET_AVX2 ROUGE_FORCE_INLINE bool avx2_maybe_table(const C* p) {
+    if constexpr (sizeof(C) == 1) {
+        return false;
+    } else if constexpr (sizeof(C) == 2) {
+        __m256i lo = _mm256_set1_epi16((short)(uint16_t)std::min<uint32_t>(LOWER_CP[0] - 1, 0xFFFF));
+        __m256i hi = _mm256_or_si256(_mm256_subs_epu16(_mm256_loadu_si256((const __m256i*)p), lo),
+                                     _mm256_subs_epu16(_mm256_loadu_si256((const __m256i*)(p + 16)), lo));
+        return !_mm256_testz_si256(hi, hi);
+    } else {
+        __m256i lo = _mm256_set1_epi32((int)(LOWER_CP[0] - 1));
+        __m256i x = _mm256_setzero_si256();
+        for (int k = 0; k < 4; ++k) {
+            __m256i v = _mm256_loadu_si256((const __m256i*)(p + 8 * k));
+            x = _mm256_or_si256(x, _mm256_xor_si256(_mm256_max_epu32(v, lo), lo));  // != lo iff v > lo
+        }
+        return !_mm256_testz_si256(x, x);
+    }
+}
+template <class C>
+ROUGE_TARGET_AVX2 inline bool block_avx2(const C* src, char* out, uint64_t& tm, uint64_t& nm) {
+    const bool check = sizeof(C) > 1 && LOWER_N > 0;
+    const __m256i x20 = _mm256_set1_epi8(0x20), am1 = _mm256_set1_epi8('a' - 1), zp1 = _mm256_set1_epi8('z' + 1);
+    const __m256i d0 = _mm256_set1_epi8('0' - 1), d9 = _mm256_set1_epi8('9' + 1), nlc = _mm256_set1_epi8('\n');
+    tm = 0;
+    nm = 0;
+    for (size_t h = 0; h < 2; ++h) {
+        const C* p = src + h * 32;
+        if (check && avx2_maybe_table(p) && block_has_table_char(p, 32)) return false;
+        __m256i v = avx2_bytes32(p);
+        __m256i low = _mm256_or_si256(v, x20);  // signed compares: bytes >= 0x80 are below '0'
+        __m256i letter = _mm256_and_si256(_mm256_cmpgt_epi8(low, am1), _mm256_cmpgt_epi8(zp1, low));
+        __m256i digit = _mm256_and_si256(_mm256_cmpgt_epi8(v, d0), _mm256_cmpgt_epi8(d9, v));
+        tm |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(letter, digit)) << (h * 32);
+        nm |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nlc)) << (h * 32);
+        _mm256_storeu_si256((__m256i*)(out + h * 32), low);
+    }
+    return true;
+}
+
+// AVX-512 (F, BW, VL): 64 characters per step, compares straight into 64-bit masks. The last block
+// is read with masked loads: the lanes past the text's end are neither read (a masked-off lane
+// cannot fault) nor set (they load as 0, no class). 2- and 4-byte characters are clamped to 0x80 and
+// narrowed with vpmovwb / vpmovdb.
+template <class C>
+ROUGE_TARGET_AVX512 ROUGE_NOINLINE bool scan_masks_avx512(const C* text, size_t len, size_t W, char* buf, uint64_t* tk,
+                                                  uint64_t* nl) {
+    const bool check = sizeof(C) > 1 && LOWER_N > 0;
+    const __m512i x20 = _mm512_set1_epi8(0x20), ca = _mm512_set1_epi8('a'), c0 = _mm512_set1_epi8('0');
+    const __m512i c26 = _mm512_set1_epi8(26), c10 = _mm512_set1_epi8(10), nlc = _mm512_set1_epi8('\n');
+    for (size_t w = 0; w < W; ++w) {
+        const size_t off = w * 64, rem = len - off;  // off < len
+        const C* p = text + off;
+        __m512i v;
+        if constexpr (sizeof(C) == 1) {
+            const __mmask64 lm = rem >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << rem) - 1);
+            v = _mm512_maskz_loadu_epi8(lm, p);
+        } else if constexpr (sizeof(C) == 2) {
+            const __m512i m = _mm512_set1_epi16(0x80);
+            const __m512i lo = _mm512_set1_epi16((short)(uint16_t)std::min<uint32_t>(LOWER_CP[0], 0xFFFF));
+            __m256i half[2];
+            for (size_t h = 0; h < 2; ++h) {
+                size_t r = rem > h * 32 ? rem - h * 32 : 0;
+                const __mmask32 lm = r >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << r) - 1);
+                __m512i x = _mm512_maskz_loadu_epi16(lm, p + h * 32);
+                if (check && _mm512_cmpge_epu16_mask(x, lo) && block_has_table_char(p + h * 32, r < 32 ? r : 32))
+                    return false;
+                half[h] = _mm512_cvtepi16_epi8(_mm512_min_epu16(x, m));
+            }
+            v = _mm512_inserti64x4(_mm512_castsi256_si512(half[0]), half[1], 1);
+        } else {
+            const __m512i m = _mm512_set1_epi32(0x80);
+            const __m512i lo = _mm512_set1_epi32((int)LOWER_CP[0]);
+            v = _mm512_setzero_si512();
+            __m128i q4[4];
+            for (size_t q = 0; q < 4; ++q) {
+                size_t r = rem > q * 16 ? rem - q * 16 : 0;
+                const __mmask16 lm = r >= 16 ? (__mmask16)0xFFFF : (__mmask16)(((unsigned)1 << r) - 1);
+                __m512i x = _mm512_maskz_loadu_epi32(lm, p + q * 16);
+                if (check && _mm512_cmpge_epu32_mask(x, lo) && block_has_table_char(p + q * 16, r < 16 ? r : 16))
+                    return false;
+                q4[q] = _mm512_cvtepi32_epi8(_mm512_min_epu32(x, m));
+            }
+            v = _mm512_inserti32x4(_mm512_castsi128_si512(q4[0]), q4[1], 1);
+            v = _mm512_inserti32x4(v, q4[2], 2);
+            v = _mm512_inserti32x4(v, q4[3], 3);
+        }
+        __m512i low = _mm512_or_si512(v, x20);
+        __mmask64 letter = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(low, ca), c26);
+        __mmask64 digit = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, c0), c10);
+        tk[w] = (uint64_t)(letter | digit);
+        nl[w] = (uint64_t)_mm512_cmpeq_epi8_mask(v, nlc);
+        _mm512_storeu_si512((void*)(buf + off), low);
+    }
+    return true;
+}
+#endif
+
+// Phase 1 over the whole text at one level: blocks [0, W) into buf, tk, nl; full blocks are read in
+// place, the last partial block (len % 64 characters) from a zero-padded copy, so no level reads
+// past text + len.
+template <class C, class Block>
+inline bool scan_masks_blocks(const C* text, size_t len, size_t W, char* buf, uint64_t* tk, uint64_t* nl,
+                              Block&& block) {
+    size_t full = len / 64;
+    for (size_t w = 0; w < full; ++w)
+        if (!block(text + w * 64, buf + w * 64, tk[w], nl[w])) return false;
+    if (full < W) {
+        C tmp[64] = {0};
+        std::memcpy(tmp, text + full * 64, (len - full * 64) * sizeof(C));
+        if (!block((const C*)tmp, buf + full * 64, tk[full], nl[full])) return false;
+    }
+    return true;
+}
+
+#if ROUGE_X86_DISPATCH
+template <class C>
+ROUGE_TARGET_AVX2 ROUGE_NOINLINE bool scan_masks_avx2(const C* text, size_t len, size_t W, char* buf, uint64_t* tk,
+                                                      uint64_t* nl) {
+    size_t full = len / 64;
+    for (size_t w = 0; w < full; ++w)
+        if (!block_avx2(text + w * 64, buf + w * 64, tk[w], nl[w])) return false;
+    if (full < W) {
+        C tmp[64] = {0};
+        std::memcpy(tmp, text + full * 64, (len - full * 64) * sizeof(C));
+        if (!block_avx2((const C*)tmp, buf + full * 64, tk[full], nl[full])) return false;
+    }
+    return true;
+}
+#endif
+
+// Phase 1 at the process's SIMD level (simd.hpp). 4-byte texts reach the SSE2 level projected to
+// bytes (collect_tokens), the other levels as they are.
+template <class C>
+inline bool scan_masks(int level, const C* text, size_t len, size_t W, char* buf, uint64_t* tk, uint64_t* nl) {
+#if ROUGE_X86_DISPATCH
+    if (level >= SIMD_AVX512) return scan_masks_avx512(text, len, W, buf, tk, nl);
+    if (level == SIMD_AVX2) return scan_masks_avx2(text, len, W, buf, tk, nl);
+#endif
+#if ROUGE_SSE2
+    if constexpr (sizeof(C) <= 2)
+        if (level == SIMD_SSE2)
+            return scan_masks_blocks(text, len, W, buf, tk, nl, [](const C* s, char* o, uint64_t& t, uint64_t& n) {
+                return block_sse2(s, o, t, n);
+            });
+#endif
+    (void)level;
+    return scan_masks_blocks(text, len, W, buf, tk, nl, [](const C* s, char* o, uint64_t& t, uint64_t& n) {
+        return block_scalar(s, o, t, n);
+    });
+}
+
 // First set bit at or after i in a[0, W) (W * 64 when none).
 inline size_t next_set(const uint64_t* a, size_t i, size_t W) {
     size_t w = i >> 6;
@@ -319,60 +557,56 @@ inline size_t next_set(const uint64_t* a, size_t i, size_t W) {
     }
     return w * 64 + (size_t)ctz64(x);
 }
-// The fast path over text[0, len) (see above): fills cur.keys, cur.nt, cur.ends, and prefetches the
-// slot of each token in map. For 2-byte text (C = uint16_t) the projection happens while loading;
-// false when the text has a character of the table (found before any token is recorded).
-template <class C>
-bool scan_default(const C* text, size_t len, TokBuf& cur, const StrMap& map) {
-    size_t W = (len + 63) / 64;
-    if (cur.b.size() < W * 64 + 64) cur.b.resize(W * 64 + 64);
-    cur.tokm.resize(W + 1);
-    cur.nlm.resize(W + 1);
-    char* buf = &cur.b[0];
-    uint64_t* tk = cur.tokm.data();
-    uint64_t* nl = cur.nlm.data();
-    // Characters at or above the table's first code point are checked against it (2-byte text).
-    const bool check = sizeof(C) > 1 && LOWER_N > 0;
-    for (size_t w = 0; w < W; ++w) {
-        uint64_t tm = 0, nm = 0;
-        for (size_t q = 0; q < 4; ++q) {
-            size_t o = w * 64 + q * 16;
-            const C* src = text + o;
-            C tmp[16] = {0};
-            if (o + 16 > len) {
-                if (o < len) std::memcpy(tmp, text + o, (len - o) * sizeof(C));
-                src = tmp;
-            }
-#if ROUGE_SSE2
-            if (check) {
-                __m128i a = _mm_loadu_si128((const __m128i*)src), b = _mm_loadu_si128((const __m128i*)(src + 8));
-                __m128i lo = _mm_set1_epi16((short)(uint16_t)(LOWER_CP[0] - 1));
-                __m128i hi = _mm_or_si128(_mm_subs_epu16(a, lo), _mm_subs_epu16(b, lo));
-                if (_mm_movemask_epi8(_mm_cmpeq_epi8(hi, _mm_setzero_si128())) != 0xFFFF)
-                    for (size_t k = 0; k < 16; ++k)
-                        if (lower_table_hit((uint32_t)src[k])) return false;
-            }
-            __m128i v = load16(src);
-            tm |= (uint64_t)token_mask16(v) << (q * 16);
-            nm |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) << (q * 16);
-            _mm_storeu_si128((__m128i*)(buf + o), _mm_or_si128(v, _mm_set1_epi8(0x20)));
-#else
-            for (size_t k = 0; k < 16; ++k) {
-                uint32_t c = (uint32_t)src[k];
-                if (check && c >= 0x80 && lower_table_hit(c)) return false;
-                if (c < 0x80 && ASCII.t[c]) tm |= (uint64_t)1 << (q * 16 + k);
-                if (c == '\n') nm |= (uint64_t)1 << (q * 16 + k);
-                buf[o + k] = (char)((c < 0x80 ? c : 0x80) | 0x20);
-            }
-#endif
+#if ROUGE_X86_DISPATCH
+// AVX-512 VBMI2: the set bits' positions compressed out of 0..63 (vpcompressb), widened to 32 bits and
+// offset by base, stored 16 at a time: up to 15 entries past the last one are written (scratch; the
+// arrays have 64 entries of slack) and then overwritten or ignored.
+ROUGE_TARGET_AVX512 ROUGE_FORCE_INLINE void flatten_vbmi2(uint32_t* out, size_t& n, uint32_t base, uint64_t x) {
+    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44,
+                                         43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25,
+                                         24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4,
+                                         3, 2, 1, 0);
+    const size_t cnt = (size_t)_mm_popcnt_u64(x);
+    const __m512i pos = _mm512_maskz_compress_epi8((__mmask64)x, iota);
+    const __m512i b = _mm512_set1_epi32((int)base);
+    uint32_t* o = out + n;
+    _mm512_storeu_si512((void*)o, _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(pos)), b));
+    if (cnt > 16) {
+        _mm512_storeu_si512((void*)(o + 16),
+                            _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(pos, 1)), b));
+        if (cnt > 32) {
+            _mm512_storeu_si512((void*)(o + 32),
+                                _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(pos, 2)), b));
+            _mm512_storeu_si512((void*)(o + 48),
+                                _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(pos, 3)), b));
         }
-        tk[w] = tm;
-        nl[w] = nm;
     }
-    tk[W] = 0;
-    nl[W] = 0;
-    std::memset(buf + W * 64, 0, 64);
-    if (cur.keys.size() < len / 2 + 2) cur.keys.resize(len / 2 + 2);
+    n += cnt;
+}
+ROUGE_TARGET_AVX512 ROUGE_NOINLINE size_t flatten_bounds_avx512(const uint64_t* tk, size_t W, uint32_t* sv,
+                                                                 uint32_t* ev) {
+    size_t ns = 0, ne = 0;
+    uint64_t carry = 0;
+    for (size_t w = 0; w <= W; ++w) {
+        uint64_t t = tk[w], prev = (t << 1) | carry;
+        carry = t >> 63;
+        flatten_vbmi2(sv, ns, (uint32_t)(w * 64), t & ~prev);
+        flatten_vbmi2(ev, ne, (uint32_t)(w * 64), ~t & prev);
+    }
+    return ne;
+}
+#endif
+
+// Phase 2 of the fast path: the keys of the tokens (hashed where they lie in buf, their slots in map
+// prefetched) and the sentence ends, from the token masks tk[0, W] (tk[W] == 0, which ends a token
+// that reaches the end of the text) and the newline masks nl[0, W]. Token starts are the set bits
+// after a clear one, ends the clear bits after a set one. Both ways below give the same keys and ends.
+//
+// Every level but AVX-512: the bits are walked word by word, each token hashed as it is found (in a
+// word, starts and ends alternate, after the end of a token left open by the previous word).
+inline size_t keys_from_masks(const uint64_t* tk, const uint64_t* nl, size_t W, const char* buf, TokBuf& cur,
+                              const StrMap& map) {
+    if (cur.keys.size() < (W * 64) / 2 + 2) cur.keys.resize((W * 64) / 2 + 2);
     Key* keys = cur.keys.data();
     size_t nt = 0, nextnl = next_set(nl, 0, W);
     auto emit = [&](size_t s, size_t e) {
@@ -384,12 +618,10 @@ bool scan_default(const C* text, size_t len, TokBuf& cur, const StrMap& map) {
         map.prefetch(keys[nt]);
         ++nt;
     };
-    // Token starts are the set bits after a clear one, ends the clear bits after a set one; in a word
-    // they alternate, after the end of a token left open by the previous word.
     uint64_t carry = 0;
     size_t start = 0;
     bool open = false;
-    for (size_t w = 0; w <= W; ++w) {  // tk[W] == 0 ends a token that reaches the end
+    for (size_t w = 0; w <= W; ++w) {
         uint64_t t = tk[w], prev = (t << 1) | carry;
         uint64_t st = t & ~prev, en = ~t & prev;
         carry = t >> 63;
@@ -411,6 +643,61 @@ bool scan_default(const C* text, size_t len, TokBuf& cur, const StrMap& map) {
             }
         }
     }
+    return nt;
+}
+
+// AVX-512: all starts and all ends first (vpcompressb, no branch per token), then one counted loop
+// hashes the tokens, so the hashes of consecutive tokens overlap instead of waiting on the
+// mispredicted branches of the bit walk.
+#if ROUGE_X86_DISPATCH
+inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W, const char* buf,
+                               TokBuf& cur, const StrMap& map) {
+    size_t cap = (W * 64) / 2 + 2 + 64;  // at most len / 2 + 1 tokens, and 64 entries of slack
+    if (cur.sv.size() < cap) {
+        cur.sv.resize(cap);
+        cur.ev.resize(cap);
+    }
+    uint32_t* sv = cur.sv.data();
+    uint32_t* ev = cur.ev.data();
+    size_t nt = flatten_bounds_avx512(tk, W, sv, ev);
+    if (cur.keys.size() < nt + 1) cur.keys.resize(nt + 1);
+    Key* keys = cur.keys.data();
+    size_t nextnl = next_set(nl, 0, W);
+    for (size_t k = 0; k < nt; ++k) {
+        size_t st = sv[k];
+        if (st > nextnl) {  // a newline since the last token: the sentence ends
+            cur.ends.push_back((uint32_t)k);
+            nextnl = next_set(nl, st, W);
+        }
+        keys[k] = make_key_slack(buf + st, ev[k] - st);
+        map.prefetch(keys[k]);
+    }
+    return nt;
+}
+#endif
+
+// The fast path over text[0, len) (see above): fills cur.keys, cur.nt, cur.ends, and prefetches the
+// slot of each token in map. For 2-byte text (C = uint16_t) the projection happens while loading;
+// false when the text has a character of the table (found before any token is recorded).
+template <class C>
+bool scan_default(int level, const C* text, size_t len, TokBuf& cur, const StrMap& map) {
+    size_t W = (len + 63) / 64;
+    if (cur.b.size() < W * 64 + 64) cur.b.resize(W * 64 + 64);
+    cur.tokm.resize(W + 1);
+    cur.nlm.resize(W + 1);
+    char* buf = &cur.b[0];
+    uint64_t* tk = cur.tokm.data();
+    uint64_t* nl = cur.nlm.data();
+    if (!scan_masks(level, text, len, W, buf, tk, nl)) return false;
+    tk[W] = 0;
+    nl[W] = 0;
+    std::memset(buf + W * 64, 0, 64);
+#if ROUGE_X86_DISPATCH
+    size_t nt = level >= SIMD_AVX512 ? keys_from_bounds(tk, nl, W, buf, cur, map)
+                                     : keys_from_masks(tk, nl, W, buf, cur, map);
+#else
+    size_t nt = keys_from_masks(tk, nl, W, buf, cur, map);
+#endif
     cur.ends.push_back((uint32_t)nt);
     cur.nt = nt;
     return true;
@@ -423,15 +710,19 @@ inline void collect_tokens(Tokenizer tokenizer, const Text& t, TokBuf& cur, cons
     cur.nt = 0;
     cur.ascii = true;
     if (tokenizer == Tokenizer::DEFAULT) {
+        const int level = simd_level();
         if (t.kind == 1) {
             // Latin-1: nothing lowercases to ASCII unless the table says so.
-            if (!(LOWER_N && LOWER_CP[0] <= 0xFF) && scan_default((const uint8_t*)t.data, t.len, cur, map)) return;
+            if (!(LOWER_N && LOWER_CP[0] <= 0xFF) && scan_default(level, (const uint8_t*)t.data, t.len, cur, map))
+                return;
         } else if (t.kind == 2) {
-            if (scan_default((const uint16_t*)t.data, t.len, cur, map)) return;
+            if (scan_default(level, (const uint16_t*)t.data, t.len, cur, map)) return;
+        } else if (level != SIMD_SSE2) {
+            if (scan_default(level, (const uint32_t*)t.data, t.len, cur, map)) return;
         } else {
             cur.proj.resize(t.len);
             if (project_bytes((const uint32_t*)t.data, t.len, cur.proj.data()) &&
-                scan_default((const uint8_t*)cur.proj.data(), t.len, cur, map))
+                scan_default(level, (const uint8_t*)cur.proj.data(), t.len, cur, map))
                 return;
         }
         cur.ends.clear();
