@@ -72,9 +72,8 @@ struct Scorer {
                     std::vector<Stats>& st) const {
         size_t T = specs.size();
         st.resize(nref * T);
-        for (size_t j = 0; j < nref; ++j)
-            for (size_t k = 0; k < T; ++k)
-                st[j * T + k] = pair_stat(ws, specs[k], pred, refs[j], need_select || md == Mode::BEST_RECALL);
+        const bool sel = need_select || md == Mode::BEST_RECALL;
+        for (size_t j = 0; j < nref; ++j) pair_stats(ws, specs.data(), T, pred, refs[j], sel, st.data() + j * T, 1);
         for (size_t k = 0; k < T; ++k) out[k] = ts[k].combine(st.data() + k, nref, T, md);
     }
 

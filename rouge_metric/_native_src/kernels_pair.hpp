@@ -1,0 +1,155 @@
+// One (prediction, reference) pair in per-pair ids, shared by the kernels of every rouge type of the
+// pair. Reference: scoring.pair_stats (the kernels' results do not depend on the id values, only on
+// which tokens are equal). Ownership: only the calling thread's Workspace is touched.
+//
+// The reference's distinct tokens get the ids 1..K in order of first occurrence, a prediction token
+// the id of the same token of the reference or 0 when the reference does not have it. Every kernel
+// compares prediction tokens with reference tokens only (the prediction's 0s never match), so their
+// counts are those of the global ids; but the dense arrays they index (counts, match masks, slots) are
+// now K + 1 entries that stay in L1, instead of entries spread over the vocabulary.
+// On top of them:
+// - rouge2 counts bigrams in a direct (K + 1)^2 table while it is small (PAIR_DIRECT_CELLS), else in
+//   the hash table (ngram_hits);
+// - rougeL runs on both sequences reduced to the tokens the other one has (the LCS is unchanged);
+// - rougeLsum runs on the reference reduced to the tokens the prediction has, sentence by sentence
+//   (empty sentences dropped): a reference row whose token is in no prediction sentence never joins an
+//   LCS nor moves rouge-score's backtrack (lcs_mark), and the clipped hits only count tokens of the
+//   prediction, whose reference counts the reduction keeps.
+#pragma once
+
+#include "common.hpp"
+#include "kernels_lcs.hpp"
+#include "kernels_ngram.hpp"
+#include "workspace.hpp"
+
+namespace rouge {
+namespace {  // internal linkage: one translation unit, and inlining as for static functions
+
+// rouge2's direct table: at most this many cells ((K + 1)^2), 16-bit counts (128 KiB, only the cells
+// of the pair's bigrams are touched and cleared).
+constexpr size_t PAIR_DIRECT_CELLS = (size_t)1 << 16;
+
+// The pair in per-pair ids (ws.lref, ws.lpred), K = the reference's distinct tokens. O(m + n) time, one
+// lookup per token in ws.local (dense by global id, left zeroed); O(m + n + K) memory.
+inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
+    const size_t m = ref.ids.size(), n = pred.ids.size();
+    ROUGE_CHECK(ws.covers(ref) && ws.covers(pred), "pair_local_ids: token id past the workspace");
+    int32_t* lo = ws.local.data();
+    if (ws.touched.size() < m + 1) ws.touched.resize(m + 1);
+    int32_t* tp = ws.touched.data();
+    Doc& R = ws.lref;
+    Doc& P = ws.lpred;
+    R.ids.resize(m);
+    P.ids.resize(n);
+    R.sb = ref.sb;
+    P.sb = pred.sb;
+    int32_t* rl = R.ids.data();
+    int32_t K = 0;
+    for (size_t i = 0; i < m; ++i) {
+        const int32_t g = ref.ids[i];
+        int32_t l = lo[g];
+        if (!l) {
+            l = ++K;
+            lo[g] = l;
+            tp[K] = g;
+        }
+        rl[i] = l;
+    }
+    int32_t* pl = P.ids.data();
+    for (size_t j = 0; j < n; ++j) pl[j] = lo[pred.ids[j]];
+    for (int32_t k = 1; k <= K; ++k) lo[tp[k]] = 0;
+    ws.ensure((size_t)K + 1);  // the dense arrays cover the local ids (a no-op but for tiny vocabularies)
+    return (size_t)K;
+}
+
+// Clipped bigram overlap of the per-pair sequences P (prediction, 0 = not in R) and R (ids 1..K).
+// Direct table when (K + 1)^2 <= PAIR_DIRECT_CELLS and the counts fit 16 bits: O(m + n), branch-free,
+// the touched cells cleared after; else ngram_hits's hash table (O(m + n) expected).
+inline int64_t bigram_hits_local(Workspace& ws, Seq P, Seq R, size_t K) {
+    if (P.n < 2 || R.n < 2) return 0;
+    const size_t K1 = K + 1;
+    if (K1 * K1 > PAIR_DIRECT_CELLS || R.n > 65535) return ngram_hits(ws, P, R, 2);
+    if (ws.big2.size() < K1 * K1) ws.big2.resize(K1 * K1, 0);
+    uint16_t* T = ws.big2.data();
+    const int32_t* r = R.p;
+    const int32_t* p = P.p;
+    for (size_t i = 0; i + 1 < R.n; ++i) {
+        ROUGE_CHECK((size_t)r[i] * K1 + (size_t)r[i + 1] < ws.big2.size(), "bigram_hits_local: cell past the table");
+        T[(size_t)r[i] * K1 + (size_t)r[i + 1]]++;
+    }
+    int64_t hit = 0;
+    for (size_t j = 0; j + 1 < P.n; ++j) {  // cells with a 0 (a token R lacks) stay 0: never a hit
+        ROUGE_CHECK((size_t)p[j] <= K && (size_t)p[j + 1] <= K, "bigram_hits_local: id past K");
+        uint16_t& x = T[(size_t)p[j] * K1 + (size_t)p[j + 1]];
+        const uint16_t h = x > 0;
+        x = (uint16_t)(x - h);
+        hit += h;
+    }
+    for (size_t i = 0; i + 1 < R.n; ++i) T[(size_t)r[i] * K1 + (size_t)r[i + 1]] = 0;
+    return hit;
+}
+
+// rougeL's sequences reduced to the tokens the other one has, into ws.rpred and ws.rref (ws.lpred,
+// ws.lref set by pair_local_ids): O(m + n + K). Returns false when one of them is empty (LCS 0).
+inline bool reduce_pair(Workspace& ws, size_t K) {
+    const Doc &R = ws.lref, &P = ws.lpred;
+    int32_t* cp = ws.cnt_b.data();  // prediction has the token (left zeroed)
+    ROUGE_CHECK(K < ws.cnt_b.size(), "reduce_pair: K past the workspace");
+    ws.rpred.resize(P.ids.size());
+    size_t np = 0;
+    for (int32_t t : P.ids) {
+        ws.rpred[np] = t;
+        np += t != 0;
+        cp[t] = 1;
+    }
+    ws.rpred.resize(np);
+    ws.rref.resize(R.ids.size());
+    size_t nr = 0;
+    for (int32_t t : R.ids) {
+        ws.rref[nr] = t;
+        nr += (size_t)cp[t];
+    }
+    ws.rref.resize(nr);
+    for (int32_t t : P.ids) cp[t] = 0;
+    return np && nr;
+}
+
+// rougeLsum's reference reduced to the tokens the prediction has, sentence by sentence (empty ones
+// dropped), into ws.rsum: O(m + n).
+inline void reduce_sum_ref(Workspace& ws) {
+    const Doc &R = ws.lref, &P = ws.lpred;
+    int32_t* cp = ws.cnt_b.data();
+    for (int32_t t : P.ids) cp[t] = 1;
+    Doc& D = ws.rsum;
+    D.ids.resize(R.ids.size());
+    D.sb.clear();
+    size_t nr = 0;
+    for (size_t q = 0; q < R.nsent(); ++q) {
+        size_t b = nr;
+        for (uint32_t i = R.sb[2 * q]; i < R.sb[2 * q + 1]; ++i) {
+            int32_t t = R.ids[i];
+            D.ids[nr] = t;
+            nr += (size_t)cp[t];
+        }
+        if (nr > b) {
+            D.sb.push_back((uint32_t)b);
+            D.sb.push_back((uint32_t)nr);
+        }
+    }
+    D.ids.resize(nr);
+    for (int32_t t : P.ids) cp[t] = 0;
+}
+
+// rougeLsum of the pair in per-pair ids: union_lcs on the reduced reference, with the totals of the
+// whole texts (m, n).
+inline void union_lcs_local(Workspace& ws, int64_t& hit, int64_t& pt, int64_t& rt) {
+    reduce_sum_ref(ws);
+    int64_t a, b;
+    union_lcs(ws, ws.rsum, ws.lpred, hit, a, b);
+    pt = (int64_t)ws.lpred.ids.size();
+    rt = (int64_t)ws.lref.ids.size();
+    if (!pt) hit = 0;
+}
+
+}  // namespace
+}  // namespace rouge
