@@ -45,21 +45,47 @@ inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
     P.sb = pred.sb;
     int32_t* rl = R.ids.data();
     int32_t K = 0;
-    for (size_t i = 0; i < m; ++i) {
+    for (size_t i = 0; i < m; ++i) {  // branch-free: whether a token is new is unpredictable
         const int32_t g = ref.ids[i];
-        int32_t l = lo[g];
-        if (!l) {
-            l = ++K;
-            lo[g] = l;
-            tp[K] = g;
-        }
+        const int32_t l0 = lo[g];
+        const int32_t fresh = l0 == 0;
+        K += fresh;
+        const int32_t l = l0 | (K & -fresh);
+        lo[g] = l;
+        tp[K & -fresh] = g;  // tp[0] is scratch
         rl[i] = l;
     }
     int32_t* pl = P.ids.data();
-    for (size_t j = 0; j < n; ++j) pl[j] = lo[pred.ids[j]];
+    ws.rpred.resize(n);
+    int32_t* rp = ws.rpred.data();
+    size_t np = 0;
+    for (size_t j = 0; j < n; ++j) {  // and the prediction's tokens the reference has, in order
+        const int32_t l = lo[pred.ids[j]];
+        pl[j] = l;
+        rp[np] = l;
+        np += l != 0;
+    }
+    ws.rpred.resize(np);
     for (int32_t k = 1; k <= K; ++k) lo[tp[k]] = 0;
+    // The prediction's count of each local id (pc[0] = 0), counted on the reduced prediction: its many
+    // 0s would chain every increment through one counter.
+    ws.pc.assign((size_t)K + 1, 0);
+    int32_t* pc = ws.pc.data();
+    for (size_t j = 0; j < np; ++j) pc[rp[j]]++;
     ws.ensure((size_t)K + 1);  // the dense arrays cover the local ids (a no-op but for tiny vocabularies)
     return (size_t)K;
+}
+
+// Clipped unigram overlap of the pair in per-pair ids: sum over ids of min(reference count, prediction
+// count). O(m + K).
+inline int64_t unigram_hits_local(Workspace& ws, size_t K) {
+    ws.rc.assign(K + 1, 0);
+    int32_t* rc = ws.rc.data();
+    for (int32_t t : ws.lref.ids) rc[t]++;
+    const int32_t* pc = ws.pc.data();
+    int64_t hit = 0;
+    for (size_t k = 1; k <= K; ++k) hit += std::min(rc[k], pc[k]);
+    return hit;
 }
 
 // Clipped bigram overlap of the per-pair sequences P (prediction, 0 = not in R) and R (ids 1..K).
@@ -89,37 +115,26 @@ inline int64_t bigram_hits_local(Workspace& ws, Seq P, Seq R, size_t K) {
     return hit;
 }
 
-// rougeL's sequences reduced to the tokens the other one has, into ws.rpred and ws.rref (ws.lpred,
-// ws.lref set by pair_local_ids): O(m + n + K). Returns false when one of them is empty (LCS 0).
-inline bool reduce_pair(Workspace& ws, size_t K) {
-    const Doc &R = ws.lref, &P = ws.lpred;
-    int32_t* cp = ws.cnt_b.data();  // prediction has the token (left zeroed)
-    ROUGE_CHECK(K < ws.cnt_b.size(), "reduce_pair: K past the workspace");
-    ws.rpred.resize(P.ids.size());
-    size_t np = 0;
-    for (int32_t t : P.ids) {
-        ws.rpred[np] = t;
-        np += t != 0;
-        cp[t] = 1;
-    }
-    ws.rpred.resize(np);
+// rougeL's sequences reduced to the tokens the other one has: ws.rpred (made by pair_local_ids) and
+// ws.rref. O(m). Returns false when one of them is empty (LCS 0).
+inline bool reduce_pair(Workspace& ws) {
+    const Doc& R = ws.lref;
+    const int32_t* pc = ws.pc.data();
     ws.rref.resize(R.ids.size());
     size_t nr = 0;
     for (int32_t t : R.ids) {
         ws.rref[nr] = t;
-        nr += (size_t)cp[t];
+        nr += pc[t] > 0;
     }
     ws.rref.resize(nr);
-    for (int32_t t : P.ids) cp[t] = 0;
-    return np && nr;
+    return nr && !ws.rpred.empty();
 }
 
 // rougeLsum's reference reduced to the tokens the prediction has, sentence by sentence (empty ones
 // dropped), into ws.rsum: O(m + n).
 inline void reduce_sum_ref(Workspace& ws) {
-    const Doc &R = ws.lref, &P = ws.lpred;
-    int32_t* cp = ws.cnt_b.data();
-    for (int32_t t : P.ids) cp[t] = 1;
+    const Doc& R = ws.lref;
+    const int32_t* pc = ws.pc.data();
     Doc& D = ws.rsum;
     D.ids.resize(R.ids.size());
     D.sb.clear();
@@ -129,7 +144,7 @@ inline void reduce_sum_ref(Workspace& ws) {
         for (uint32_t i = R.sb[2 * q]; i < R.sb[2 * q + 1]; ++i) {
             int32_t t = R.ids[i];
             D.ids[nr] = t;
-            nr += (size_t)cp[t];
+            nr += pc[t] > 0;
         }
         if (nr > b) {
             D.sb.push_back((uint32_t)b);
@@ -137,18 +152,19 @@ inline void reduce_sum_ref(Workspace& ws) {
         }
     }
     D.ids.resize(nr);
-    for (int32_t t : P.ids) cp[t] = 0;
 }
 
 // rougeLsum of the pair in per-pair ids: union_lcs on the reduced reference, with the totals of the
 // whole texts (m, n).
 inline void union_lcs_local(Workspace& ws, int64_t& hit, int64_t& pt, int64_t& rt) {
-    reduce_sum_ref(ws);
-    int64_t a, b;
-    union_lcs(ws, ws.rsum, ws.lpred, hit, a, b);
     pt = (int64_t)ws.lpred.ids.size();
     rt = (int64_t)ws.lref.ids.size();
-    if (!pt) hit = 0;
+    hit = 0;
+    reduce_sum_ref(ws);
+    if (ws.rsum.ids.empty()) return;  // no common token (or an empty side)
+    union_lcs_marks(ws, ws.rsum, ws.lpred);
+    ws.rc.assign(ws.pc.begin(), ws.pc.end());  // the prediction's counts, consumed by the hits
+    hit = clipped_marks(ws, ws.rsum, ws.rc.data());
 }
 
 }  // namespace

@@ -97,13 +97,15 @@ inline void pair_stats(Workspace& ws, const Spec* specs, size_t T, const Doc& pr
         const Doc &P = ws.lpred, &R = ws.lref;
         if (s.kind == Kind::NGRAM) {
             int64_t np = (int64_t)P.ids.size() - s.n + 1, nr = (int64_t)R.ids.size() - s.n + 1;
-            int64_t h = s.n == 2 ? bigram_hits_local(ws, P.all(), R.all(), K) : ngram_hits(ws, P.all(), R.all(), s.n);
+            int64_t h = s.n == 1   ? unigram_hits_local(ws, K)
+                        : s.n == 2 ? bigram_hits_local(ws, P.all(), R.all(), K)
+                                   : ngram_hits(ws, P.all(), R.all(), s.n);
             o.hit = (double)h;
             o.pt = (double)std::max<int64_t>(np, 0);
             o.rt = (double)std::max<int64_t>(nr, 0);
             if (sel) o.sel = o.rt ? round5(o.hit / o.rt) : 0.0;
         } else if (s.kind == Kind::LCS) {
-            if (reduced < 0) reduced = reduce_pair(ws, K) ? 1 : 0;
+            if (reduced < 0) reduced = reduce_pair(ws) ? 1 : 0;
             int64_t h = reduced ? lcs_len(ws, Seq{ws.rref.data(), ws.rref.size()}, Seq{ws.rpred.data(), ws.rpred.size()}) : 0;
             o.hit = (double)h;
             o.pt = (double)P.ids.size();

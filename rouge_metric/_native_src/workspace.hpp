@@ -72,7 +72,7 @@ struct Workspace {
     // kernels_pair.hpp: the pair in per-pair ids, rougeL's and rougeLsum's reduced sequences, rouge2's
     // direct bigram table (left zeroed), the reference's distinct global ids.
     Doc lref, lpred, rsum;
-    std::vector<int32_t> rref, rpred, touched;
+    std::vector<int32_t> rref, rpred, touched, pc, rc;
     std::vector<uint16_t> big2;
     Poll* poll = nullptr;  // this thread's interruption checks (none: never stops)
     Limits limits;         // a copy of the limits taken by the owner at the start of a call
@@ -112,7 +112,7 @@ struct Workspace {
         };
         drop(masks), drop(occ), drop(occ_start), drop(occ_fill), drop(rows), drop(V), drop(pos), drop(marked), drop(nxt);
         drop(distinct), drop(bits), drop(wrows), drop(wmask), drop(powk), drop(g1), drop(g2), drop(h1), drop(h2);
-        drop(rref), drop(rpred), drop(touched), drop(lref.ids), drop(lpred.ids), drop(rsum.ids);
+        drop(rref), drop(rpred), drop(touched), drop(pc), drop(rc), drop(lref.ids), drop(lpred.ids), drop(rsum.ids);
         if (big(table.slots)) table = PairTable();
     }
 };
