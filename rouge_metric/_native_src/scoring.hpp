@@ -151,18 +151,28 @@ struct Triple {
 // math.fsum (Shewchuk partials, correctly rounded), as CPython's implementation.
 struct Partials {
     std::vector<double> p;
+    // O(partials) per value, branch-free in the loop (which partial survives is unpredictable): the
+    // same operations and partials as msum's loop.
     void add(double x) {
+        const size_t n = p.size();
+        double* q = p.data();
         size_t i = 0;
-        for (size_t k = 0; k < p.size(); ++k) {
-            double y = p[k];
-            if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
-            double hi = x + y;
-            double lo = y - (hi - x);
-            if (lo != 0.0) p[i++] = lo;
+        for (size_t k = 0; k < n; ++k) {
+            const double y0 = q[k];
+            const bool sw = std::fabs(x) < std::fabs(y0);
+            const double a = sw ? y0 : x, b = sw ? x : y0;
+            const double hi = a + b;
+            const double lo = b - (hi - a);
+            q[i] = lo;  // i <= k: overwrites a partial already read
+            i += lo != 0.0;
             x = hi;
         }
-        p.resize(i);
-        p.push_back(x);
+        if (i < n) {
+            q[i] = x;
+            p.resize(i + 1);
+        } else {
+            p.push_back(x);
+        }
     }
     double sum() const {
         size_t n = p.size();
