@@ -88,30 +88,64 @@ inline int64_t unigram_hits_local(Workspace& ws, size_t K) {
     return hit;
 }
 
-// Clipped bigram overlap of the per-pair sequences P (prediction, 0 = not in R) and R (ids 1..K).
-// Direct table when (K + 1)^2 <= PAIR_DIRECT_CELLS and the counts fit 16 bits: O(m + n), branch-free,
-// the touched cells cleared after; else ngram_hits's hash table (O(m + n) expected).
+// Clipped bigram overlap of the per-pair sequences P (prediction, 0 = not in R) and R (ids 1..K), with
+// the bigram (a, b) as the key a * (K + 1) + b (a reference bigram's key is >= K + 1; a prediction
+// bigram with a 0 never equals one). O(m + n) either way:
+// - direct table while (K + 1)^2 <= PAIR_DIRECT_CELLS and the counts fit 16 bits: one cell per key,
+//   branch-free, the touched cells cleared after;
+// - else open addressing over about 2 (m - 1) slots of (key, count), multiplicative hash, linear
+//   probing (expected O(1) per bigram; the table stays in cache for a reference of a few thousand
+//   tokens), the reference's slots cleared after.
 inline int64_t bigram_hits_local(Workspace& ws, Seq P, Seq R, size_t K) {
     if (P.n < 2 || R.n < 2) return 0;
-    const size_t K1 = K + 1;
-    if (K1 * K1 > PAIR_DIRECT_CELLS || R.n > 65535) return ngram_hits(ws, P, R, 2);
-    if (ws.big2.size() < K1 * K1) ws.big2.resize(K1 * K1, 0);
-    uint16_t* T = ws.big2.data();
+    const uint64_t K1 = K + 1;
     const int32_t* r = R.p;
     const int32_t* p = P.p;
-    for (size_t i = 0; i + 1 < R.n; ++i) {
-        ROUGE_CHECK((size_t)r[i] * K1 + (size_t)r[i + 1] < ws.big2.size(), "bigram_hits_local: cell past the table");
-        T[(size_t)r[i] * K1 + (size_t)r[i + 1]]++;
-    }
+    const size_t nr = R.n - 1, np = P.n - 1;
     int64_t hit = 0;
-    for (size_t j = 0; j + 1 < P.n; ++j) {  // cells with a 0 (a token R lacks) stay 0: never a hit
-        ROUGE_CHECK((size_t)p[j] <= K && (size_t)p[j + 1] <= K, "bigram_hits_local: id past K");
-        uint16_t& x = T[(size_t)p[j] * K1 + (size_t)p[j + 1]];
-        const uint16_t h = x > 0;
-        x = (uint16_t)(x - h);
+    if (K1 * K1 <= PAIR_DIRECT_CELLS && R.n <= 65535) {
+        if (ws.big2.size() < K1 * K1) ws.big2.resize(K1 * K1, 0);
+        uint16_t* T = ws.big2.data();
+        for (size_t i = 0; i < nr; ++i) {
+            ROUGE_CHECK(r[i] * K1 + r[i + 1] < ws.big2.size(), "bigram_hits_local: cell past the table");
+            T[r[i] * K1 + r[i + 1]]++;
+        }
+        for (size_t j = 0; j < np; ++j) {  // cells with a 0 (a token R lacks) stay 0: never a hit
+            ROUGE_CHECK((size_t)p[j] <= K && (size_t)p[j + 1] <= K, "bigram_hits_local: id past K");
+            uint16_t& x = T[p[j] * K1 + p[j + 1]];
+            const uint16_t h = x > 0;
+            x = (uint16_t)(x - h);
+            hit += h;
+        }
+        for (size_t i = 0; i < nr; ++i) T[r[i] * K1 + r[i + 1]] = 0;
+        return hit;
+    }
+    int bits = 4;
+    while (((size_t)1 << bits) < 2 * nr) ++bits;
+    const size_t mask = ((size_t)1 << bits) - 1;
+    const int shift = 64 - bits;
+    if (ws.bslots.size() < mask + 1) ws.bslots.resize(mask + 1, BigramSlot{0, 0});
+    if (ws.bslot_of.size() < nr) ws.bslot_of.resize(nr);
+    ROUGE_CHECK(2 * nr <= mask + 1 && mask < ws.bslots.size() && nr <= ws.bslot_of.size(), "bigram_hits_local: table too small");
+    BigramSlot* T = ws.bslots.data();
+    uint32_t* at = ws.bslot_of.data();
+    for (size_t i = 0; i < nr; ++i) {
+        const uint64_t key = r[i] * K1 + (uint64_t)r[i + 1];  // >= K1 > 0: 0 marks a free slot
+        size_t s = (size_t)((key * 0x9E3779B97F4A7C15ull) >> shift);
+        while (T[s].key && T[s].key != key) s = (s + 1) & mask;
+        T[s].key = key;
+        T[s].cnt++;
+        at[i] = (uint32_t)s;
+    }
+    for (size_t j = 0; j < np; ++j) {
+        const uint64_t key = p[j] * K1 + (uint64_t)p[j + 1];  // with a 0: equals no reference key
+        size_t s = (size_t)((key * 0x9E3779B97F4A7C15ull) >> shift);
+        while (T[s].key && T[s].key != key) s = (s + 1) & mask;
+        const int32_t c = T[s].cnt, h = c > 0;  // a free slot (key 0 or not found) has count 0
+        T[s].cnt = c - h;
         hit += h;
     }
-    for (size_t i = 0; i + 1 < R.n; ++i) T[(size_t)r[i] * K1 + (size_t)r[i + 1]] = 0;
+    for (size_t i = 0; i < nr; ++i) T[at[i]] = BigramSlot{0, 0};
     return hit;
 }
 

@@ -45,6 +45,12 @@ struct WCell {
     int32_t l;
 };
 
+// A slot of the n-gram pair path's bigram table (kernels_pair.hpp): key 0 is a free slot.
+struct BigramSlot {
+    uint64_t key;
+    int32_t cnt;
+};
+
 struct Workspace {
     // Dense by token id, always left zeroed (UINT32_MAX for slot/first).
     std::vector<int32_t> cnt_a, cnt_b;
@@ -74,6 +80,8 @@ struct Workspace {
     Doc lref, lpred, rsum;
     std::vector<int32_t> rref, rpred, touched, pc, rc;
     std::vector<uint16_t> big2;
+    std::vector<BigramSlot> bslots;  // left free (key 0)
+    std::vector<uint32_t> bslot_of;
     Poll* poll = nullptr;  // this thread's interruption checks (none: never stops)
     Limits limits;         // a copy of the limits taken by the owner at the start of a call
 
@@ -112,7 +120,7 @@ struct Workspace {
         };
         drop(masks), drop(occ), drop(occ_start), drop(occ_fill), drop(rows), drop(V), drop(pos), drop(marked), drop(nxt);
         drop(distinct), drop(bits), drop(wrows), drop(wmask), drop(powk), drop(g1), drop(g2), drop(h1), drop(h2);
-        drop(rref), drop(rpred), drop(touched), drop(pc), drop(rc), drop(lref.ids), drop(lpred.ids), drop(rsum.ids);
+        drop(rref), drop(rpred), drop(touched), drop(pc), drop(rc), drop(bslots), drop(bslot_of), drop(lref.ids), drop(lpred.ids), drop(rsum.ids);
         if (big(table.slots)) table = PairTable();
     }
 };
