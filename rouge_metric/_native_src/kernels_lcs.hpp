@@ -316,6 +316,10 @@ inline void lcs_mark_pos(Workspace& ws, bool sparse, Seq r, Seq c, size_t W, con
         case 2: lcs_mark_pos_w<2>(ws, ms, r, n, W, pos, m, mark); break;
         case 3: lcs_mark_pos_w<3>(ws, ms, r, n, W, pos, m, mark); break;
         case 4: lcs_mark_pos_w<4>(ws, ms, r, n, W, pos, m, mark); break;
+        case 5: lcs_mark_pos_w<5>(ws, ms, r, n, W, pos, m, mark); break;
+        case 6: lcs_mark_pos_w<6>(ws, ms, r, n, W, pos, m, mark); break;
+        case 7: lcs_mark_pos_w<7>(ws, ms, r, n, W, pos, m, mark); break;
+        case 8: lcs_mark_pos_w<8>(ws, ms, r, n, W, pos, m, mark); break;
         default: lcs_mark_pos_w<0>(ws, ms, r, n, W, pos, m, mark);
     }
 }

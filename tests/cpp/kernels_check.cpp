@@ -249,7 +249,7 @@ std::tuple<int64_t, int64_t, int64_t> skip_oracle(const Tokens& P, const Tokens&
 std::mt19937_64 rng;
 size_t pick(size_t n) { return (size_t)(rng() % n); }
 
-const size_t LENGTHS[] = {0, 1, 2, 3, 7, 20, 63, 64, 65, 100, 127, 128, 129, 191, 200, 257, 300, 520};
+const size_t LENGTHS[] = {0, 1, 2, 3, 7, 20, 63, 64, 65, 100, 127, 128, 129, 191, 200, 257, 300, 380, 420, 480, 520};
 const int32_t ALPHABETS[] = {1, 2, 3, 4, 6, 12, 50, 1000};
 
 Tokens random_tokens(size_t len, int32_t alpha) {
