@@ -207,6 +207,9 @@ struct Scorer {
             for (size_t t = 0; t < nth(); ++t) {
                 ThreadState& th = *lease.th[t];
                 th.cols.assign(3 * T + 2, Partials());
+                // Room for the partials of each column, taken here by the calling thread: a worker
+                // growing them a double at a time would place them among another thread's buffers.
+                for (Partials& c : th.cols) c.p.reserve(16);
                 th.poll = Poll(&intr, t == 0, false);
                 th.ws.poll = &th.poll;
                 th.ws.limits = current_limits();

@@ -8,8 +8,10 @@
 // counts are those of the global ids; but the dense arrays they index (counts, match masks, slots) are
 // now K + 1 entries that stay in L1, instead of entries spread over the vocabulary.
 // On top of them:
+// - rouge1 is the sum over ids of min(counts), the prediction's counts taken once for the pair;
 // - rouge2 counts bigrams in a direct (K + 1)^2 table while it is small (PAIR_DIRECT_CELLS), else in
-//   the hash table (ngram_hits);
+//   an open-addressing table keyed by the packed id pair (bigram_hits_local);
+// - rouge3 and up use ngram_hits on the per-pair ids;
 // - rougeL runs on both sequences reduced to the tokens the other one has (the LCS is unchanged);
 // - rougeLsum runs on the reference reduced to the tokens the prediction has, sentence by sentence
 //   (empty sentences dropped): a reference row whose token is in no prediction sentence never joins an
@@ -73,6 +75,8 @@ inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
     int32_t* pc = ws.pc.data();
     for (size_t j = 0; j < np; ++j) pc[rp[j]]++;
     ws.ensure((size_t)K + 1);  // the dense arrays cover the local ids (a no-op but for tiny vocabularies)
+    ROUGE_CHECK((size_t)K <= m && ws.touched.size() > (size_t)K && ws.capacity() > (size_t)K,
+                "pair_local_ids: per-pair ids past their buffers");
     return (size_t)K;
 }
 
@@ -81,7 +85,10 @@ inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
 inline int64_t unigram_hits_local(Workspace& ws, size_t K) {
     ws.rc.assign(K + 1, 0);
     int32_t* rc = ws.rc.data();
-    for (int32_t t : ws.lref.ids) rc[t]++;
+    for (int32_t t : ws.lref.ids) {
+        ROUGE_CHECK(t >= 1 && (size_t)t <= K, "unigram_hits_local: id past K");
+        rc[t]++;
+    }
     const int32_t* pc = ws.pc.data();
     int64_t hit = 0;
     for (size_t k = 1; k <= K; ++k) hit += std::min(rc[k], pc[k]);
@@ -157,6 +164,7 @@ inline bool reduce_pair(Workspace& ws) {
     ws.rref.resize(R.ids.size());
     size_t nr = 0;
     for (int32_t t : R.ids) {
+        ROUGE_CHECK((size_t)t < ws.pc.size(), "reduce_pair: id past K");
         ws.rref[nr] = t;
         nr += pc[t] > 0;
     }
@@ -177,6 +185,7 @@ inline void reduce_sum_ref(Workspace& ws) {
         size_t b = nr;
         for (uint32_t i = R.sb[2 * q]; i < R.sb[2 * q + 1]; ++i) {
             int32_t t = R.ids[i];
+            ROUGE_CHECK((size_t)t < ws.pc.size(), "reduce_sum_ref: id past K");
             D.ids[nr] = t;
             nr += pc[t] > 0;
         }
@@ -198,6 +207,7 @@ inline void union_lcs_local(Workspace& ws, int64_t& hit, int64_t& pt, int64_t& r
     if (ws.rsum.ids.empty()) return;  // no common token (or an empty side)
     union_lcs_marks(ws, ws.rsum, ws.lpred);
     ws.rc.assign(ws.pc.begin(), ws.pc.end());  // the prediction's counts, consumed by the hits
+    ROUGE_CHECK(ws.marked.size() >= ws.rsum.ids.size(), "union_lcs_local: marks shorter than the reference");
     hit = clipped_marks(ws, ws.rsum, ws.rc.data());
 }
 
