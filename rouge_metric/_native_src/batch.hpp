@@ -72,9 +72,8 @@ struct Scorer {
                     std::vector<Stats>& st) const {
         size_t T = specs.size();
         st.resize(nref * T);
-        for (size_t j = 0; j < nref; ++j)
-            for (size_t k = 0; k < T; ++k)
-                st[j * T + k] = pair_stat(ws, specs[k], pred, refs[j], need_select || md == Mode::BEST_RECALL);
+        const bool sel = need_select || md == Mode::BEST_RECALL;
+        for (size_t j = 0; j < nref; ++j) pair_stats(ws, specs.data(), T, pred, refs[j], sel, st.data() + j * T, 1);
         for (size_t k = 0; k < T; ++k) out[k] = ts[k].combine(st.data() + k, nref, T, md);
     }
 
@@ -208,6 +207,9 @@ struct Scorer {
             for (size_t t = 0; t < nth(); ++t) {
                 ThreadState& th = *lease.th[t];
                 th.cols.assign(3 * T + 2, Partials());
+                // Room for the partials of each column, taken here by the calling thread: a worker
+                // growing them a double at a time would place them among another thread's buffers.
+                for (Partials& c : th.cols) c.p.reserve(16);
                 th.poll = Poll(&intr, t == 0, false);
                 th.ws.poll = &th.poll;
                 th.ws.limits = current_limits();

@@ -316,6 +316,10 @@ inline void lcs_mark_pos(Workspace& ws, bool sparse, Seq r, Seq c, size_t W, con
         case 2: lcs_mark_pos_w<2>(ws, ms, r, n, W, pos, m, mark); break;
         case 3: lcs_mark_pos_w<3>(ws, ms, r, n, W, pos, m, mark); break;
         case 4: lcs_mark_pos_w<4>(ws, ms, r, n, W, pos, m, mark); break;
+        case 5: lcs_mark_pos_w<5>(ws, ms, r, n, W, pos, m, mark); break;
+        case 6: lcs_mark_pos_w<6>(ws, ms, r, n, W, pos, m, mark); break;
+        case 7: lcs_mark_pos_w<7>(ws, ms, r, n, W, pos, m, mark); break;
+        case 8: lcs_mark_pos_w<8>(ws, ms, r, n, W, pos, m, mark); break;
         default: lcs_mark_pos_w<0>(ws, ms, r, n, W, pos, m, mark);
     }
 }
@@ -359,12 +363,9 @@ inline void lcs_mark(Workspace& ws, bool sparse, Seq r, Seq c, size_t W, uint8_t
 // prediction sentence, o_c the reference occurrences of the tokens of c.
 // Then O(sum over sentence pairs of m' * ceil(|c| / w)) for the rows and the walks (lcs_mark_pos),
 // m' <= |r| the positions of the pair. Memory O(m + n) plus the bounded masks and rows.
-inline void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& hit, int64_t& pt, int64_t& rt) {
-    int64_t m = (int64_t)ref.ids.size(), n = (int64_t)pred.ids.size();
-    hit = 0;
-    pt = n;
-    rt = m;
-    if (!m || !n) return;
+// union_lcs_marks: the union marks into ws.marked[0, m) (m, n >= 1); union_lcs adds the clipped hits.
+inline void union_lcs_marks(Workspace& ws, const Doc& ref, const Doc& pred) {
+    int64_t m = (int64_t)ref.ids.size();
     ws.marked.assign((size_t)m, 0);
     const bool direct = (size_t)m * pred.nsent() <= 8192;
     uint32_t* first = ws.first.data();
@@ -434,20 +435,34 @@ inline void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& h
     }
     if (!direct)
         for (int32_t t : ref.ids) first[t] = UINT32_MAX;
-    // Clipped hits in reference order (branch-free).
-    int32_t* cr = ws.cnt_a.data();
-    int32_t* cc = ws.cnt_b.data();
-    for (int32_t t : ref.ids) cr[t]++;
-    for (int32_t t : pred.ids) cc[t]++;
+}
+
+// The clipped hits of the marks (ws.marked[0, |ref|)) in reference order, cc[t] the prediction's count
+// of token t (decremented by the hits). rouge-score also requires a positive count of t left in the
+// reference, which always holds in reference order (it starts at the occurrences of t and loses at
+// most one per occurrence visited). Branch-free, O(m).
+inline int64_t clipped_marks(const Workspace& ws, const Doc& ref, int32_t* cc) {
     const uint8_t* marked = ws.marked.data();
-    for (size_t p = 0; p < (size_t)m; ++p) {
+    int64_t hit = 0;
+    for (size_t p = 0; p < ref.ids.size(); ++p) {
         int32_t t = ref.ids[p];
-        int32_t h = marked[p] & (cc[t] > 0) & (cr[t] > 0);
+        int32_t h = marked[p] & (cc[t] > 0);
         hit += h;
         cc[t] -= h;
-        cr[t] -= h;
     }
-    for (int32_t t : ref.ids) cr[t] = 0;
+    return hit;
+}
+
+inline void union_lcs(Workspace& ws, const Doc& ref, const Doc& pred, int64_t& hit, int64_t& pt, int64_t& rt) {
+    int64_t m = (int64_t)ref.ids.size(), n = (int64_t)pred.ids.size();
+    hit = 0;
+    pt = n;
+    rt = m;
+    if (!m || !n) return;
+    union_lcs_marks(ws, ref, pred);
+    int32_t* cc = ws.cnt_b.data();
+    for (int32_t t : pred.ids) cc[t]++;
+    hit = clipped_marks(ws, ref, cc);
     for (int32_t t : pred.ids) cc[t] = 0;
 }
 

@@ -7,6 +7,7 @@
 #include "common.hpp"
 #include "kernels_lcs.hpp"
 #include "kernels_ngram.hpp"
+#include "kernels_pair.hpp"
 #include "kernels_wlcs.hpp"
 #include "workspace.hpp"
 
@@ -77,6 +78,50 @@ inline Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc&
     return o;
 }
 
+// scoring.pair_stats for one pair and every type: out[k * stride] for specs[k], k < T. ROUGE-N, rougeL
+// and rougeLsum run on the pair in per-pair ids (kernels_pair.hpp; made once for all of them), the
+// other kinds on the global ids (pair_stat). Same statistics as pair_stat type by type.
+inline void pair_stats(Workspace& ws, const Spec* specs, size_t T, const Doc& pred, const Doc& ref, bool sel,
+                       Stats* out, size_t stride) {
+    size_t K = SIZE_MAX;  // per-pair ids not made yet
+    int reduced = -1;     // rougeL's reduced pair: not made yet, 0 (an empty side), 1
+    for (size_t k = 0; k < T; ++k) {
+        const Spec& s = specs[k];
+        Stats& o = out[k * stride];
+        if (s.kind == Kind::WLCS || s.kind == Kind::SKIP) {
+            o = pair_stat(ws, s, pred, ref, sel);
+            continue;
+        }
+        if (K == SIZE_MAX) K = pair_local_ids(ws, pred, ref);
+        o = Stats{0, 0, 0, 0};
+        const Doc &P = ws.lpred, &R = ws.lref;
+        if (s.kind == Kind::NGRAM) {
+            int64_t np = (int64_t)P.ids.size() - s.n + 1, nr = (int64_t)R.ids.size() - s.n + 1;
+            int64_t h = s.n == 1   ? unigram_hits_local(ws, K)
+                        : s.n == 2 ? bigram_hits_local(ws, P.all(), R.all(), K)
+                                   : ngram_hits(ws, P.all(), R.all(), s.n);
+            o.hit = (double)h;
+            o.pt = (double)std::max<int64_t>(np, 0);
+            o.rt = (double)std::max<int64_t>(nr, 0);
+            if (sel) o.sel = o.rt ? round5(o.hit / o.rt) : 0.0;
+        } else if (s.kind == Kind::LCS) {
+            if (reduced < 0) reduced = reduce_pair(ws) ? 1 : 0;
+            int64_t h = reduced ? lcs_len(ws, Seq{ws.rref.data(), ws.rref.size()}, Seq{ws.rpred.data(), ws.rpred.size()}) : 0;
+            o.hit = (double)h;
+            o.pt = (double)P.ids.size();
+            o.rt = (double)R.ids.size();
+            if (sel) o.sel = o.rt ? o.hit / o.rt : 0.0;
+        } else {  // Kind::LCSUM
+            int64_t h, a, b;
+            union_lcs_local(ws, h, a, b);
+            o.hit = (double)h;
+            o.pt = (double)a;
+            o.rt = (double)b;
+            if (sel) o.sel = b ? o.hit / o.rt : 0.0;
+        }
+    }
+}
+
 // -------------------------------------------------------------------------- P / R / F, multi-ref
 // Multi-reference modes (rouge_metric._native.Mode; RougeConfig.multi_ref names them): the best F, the
 // mean of P, R and F, the pooled statistics, the reference with the best recall (ROUGE-1.5.5's -f B).
@@ -106,18 +151,28 @@ struct Triple {
 // math.fsum (Shewchuk partials, correctly rounded), as CPython's implementation.
 struct Partials {
     std::vector<double> p;
+    // O(partials) per value, branch-free in the loop (which partial survives is unpredictable): the
+    // same operations and partials as msum's loop.
     void add(double x) {
+        const size_t n = p.size();
+        double* q = p.data();
         size_t i = 0;
-        for (size_t k = 0; k < p.size(); ++k) {
-            double y = p[k];
-            if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
-            double hi = x + y;
-            double lo = y - (hi - x);
-            if (lo != 0.0) p[i++] = lo;
+        for (size_t k = 0; k < n; ++k) {
+            const double y0 = q[k];
+            const bool sw = std::fabs(x) < std::fabs(y0);
+            const double a = sw ? y0 : x, b = sw ? x : y0;
+            const double hi = a + b;
+            const double lo = b - (hi - a);
+            q[i] = lo;  // i <= k: overwrites a partial already read
+            i += lo != 0.0;
             x = hi;
         }
-        p.resize(i);
-        p.push_back(x);
+        if (i < n) {
+            q[i] = x;
+            p.resize(i + 1);
+        } else {
+            p.push_back(x);
+        }
     }
     double sum() const {
         size_t n = p.size();

@@ -45,12 +45,19 @@ struct WCell {
     int32_t l;
 };
 
+// A slot of the n-gram pair path's bigram table (kernels_pair.hpp): key 0 is a free slot.
+struct BigramSlot {
+    uint64_t key;
+    int32_t cnt;
+};
+
 struct Workspace {
     // Dense by token id, always left zeroed (UINT32_MAX for slot/first).
     std::vector<int32_t> cnt_a, cnt_b;
     std::vector<uint64_t> pm1;   // single-word match masks by id
     std::vector<uint32_t> slot;  // multi-word masks: id -> offset in masks, or distinct index (sparse)
     std::vector<uint32_t> first; // union_lcs: first position of a token in the reference
+    std::vector<int32_t> local;  // per-pair id of a reference token (kernels_pair.hpp), 0 otherwise
     // Scratch of one kernel call.
     std::vector<uint64_t> masks;     // dense multi-word masks, or the one expanded mask (sparse)
     std::vector<uint32_t> occ, occ_start, occ_fill;  // sparse masks: positions grouped by token
@@ -68,6 +75,13 @@ struct Workspace {
     double powk_w = -1.0;
     PairTable table;
     std::vector<int32_t> g1, g2, h1, h2;
+    // kernels_pair.hpp: the pair in per-pair ids, rougeL's and rougeLsum's reduced sequences, rouge2's
+    // direct bigram table (left zeroed), the reference's distinct global ids.
+    Doc lref, lpred, rsum;
+    std::vector<int32_t> rref, rpred, touched, pc, rc;
+    std::vector<uint16_t> big2;
+    std::vector<BigramSlot> bslots;  // left free (key 0)
+    std::vector<uint32_t> bslot_of;
     Poll* poll = nullptr;  // this thread's interruption checks (none: never stops)
     Limits limits;         // a copy of the limits taken by the owner at the start of a call
 
@@ -80,6 +94,7 @@ struct Workspace {
             pm1.resize(n, 0);
             slot.resize(n, UINT32_MAX);
             first.resize(n, UINT32_MAX);
+            local.resize(n, 0);
         }
     }
     bool covers(const Doc& d) const { return d.id_bound() <= capacity(); }
@@ -105,6 +120,7 @@ struct Workspace {
         };
         drop(masks), drop(occ), drop(occ_start), drop(occ_fill), drop(rows), drop(V), drop(pos), drop(marked), drop(nxt);
         drop(distinct), drop(bits), drop(wrows), drop(wmask), drop(powk), drop(g1), drop(g2), drop(h1), drop(h2);
+        drop(rref), drop(rpred), drop(touched), drop(pc), drop(rc), drop(bslots), drop(bslot_of), drop(lref.ids), drop(lpred.ids), drop(rsum.ids);
         if (big(table.slots)) table = PairTable();
     }
 };

@@ -18,6 +18,9 @@
 // - ROUGE-N: ngram_hits against clipped counts of every n-gram;
 // - ROUGE-S/SU: skip_hits against every pair within the skip distance (and the SU unigrams);
 // - the workspace is left clean (its dense arrays zeroed) after every kernel call;
+// - the pair path (kernels_pair.hpp: per-pair ids, rouge2's direct table and its hash table on both
+//   sides of PAIR_DIRECT_CELLS, reduced sequences for rougeL and rougeLsum) through pair_stats against
+//   the same oracles and against pair_stat on the global ids, with sparse global ids;
 // - a text batch (Vocab + Scorer::batch, with an external stemmer for some words) gives the same
 //   values on 1 and 3 threads as Scorer::score_pair one example at a time.
 // Exit status 0 when every check passed; else 1, with the first mismatches printed.
@@ -36,6 +39,7 @@
 #include "ids.hpp"
 #include "kernels_lcs.hpp"
 #include "kernels_ngram.hpp"
+#include "kernels_pair.hpp"
 #include "kernels_wlcs.hpp"
 #include "scoring.hpp"
 #include "vocab.hpp"
@@ -245,7 +249,7 @@ std::tuple<int64_t, int64_t, int64_t> skip_oracle(const Tokens& P, const Tokens&
 std::mt19937_64 rng;
 size_t pick(size_t n) { return (size_t)(rng() % n); }
 
-const size_t LENGTHS[] = {0, 1, 2, 3, 7, 20, 63, 64, 65, 100, 127, 128, 129, 191, 200, 257, 300, 520};
+const size_t LENGTHS[] = {0, 1, 2, 3, 7, 20, 63, 64, 65, 100, 127, 128, 129, 191, 200, 257, 300, 380, 420, 480, 520};
 const int32_t ALPHABETS[] = {1, 2, 3, 4, 6, 12, 50, 1000};
 
 Tokens random_tokens(size_t len, int32_t alpha) {
@@ -352,6 +356,78 @@ void check_kernels(int rounds, bool tiny) {
     }
 }
 
+// pair_stats (one pair, every type, per-pair ids) against the oracles and pair_stat on global ids.
+// Global ids are spread (7 t + 3) so that per-pair ids differ from them; alphabets of up to 5,000
+// tokens and references of up to 3,000 give pairs on both sides of rouge2's direct-table limit.
+void check_pairs(int rounds, bool tiny) {
+    Workspace ws;
+    if (tiny) {
+        ws.limits.mask_bytes = 64;
+        ws.limits.row_bytes = 512;
+    }
+    const int32_t alphas[] = {1, 2, 3, 6, 50, 1000, 5000};
+    std::vector<Spec> specs;
+    for (int n : {1, 2, 3, 4}) specs.push_back(Spec{Kind::NGRAM, n, 0, false, 0.0});
+    specs.push_back(Spec{Kind::LCS, 0, 0, false, 0.0});
+    specs.push_back(Spec{Kind::LCSUM, 0, 0, false, 0.0});
+    specs.push_back(Spec{Kind::SKIP, 0, 4, true, 0.0});
+    const size_t T = specs.size();
+    int direct = 0, hashed = 0;
+    auto spread = [](Sents ss) {
+        for (Tokens& t : ss)
+            for (int32_t& x : t) x = 7 * x + 3;
+        return ss;
+    };
+    auto flat = [](const Sents& ss) {
+        Tokens t;
+        for (const Tokens& s : ss) t.insert(t.end(), s.begin(), s.end());
+        return t;
+    };
+    for (int it = 0; it < rounds; ++it) {
+        int32_t alpha = alphas[pick(sizeof alphas / sizeof alphas[0])];
+        ws.ensure((size_t)alpha * 7 + 4);
+        const bool longer = it % 6 == 0;
+        Sents rs = spread(random_sents(longer ? 3000 : random_length(), alpha, longer ? 8 : 5));
+        Sents ps = spread(random_sents(random_length(), alpha, 5));
+        Doc rd = doc_of(rs), pd = doc_of(ps);
+        Tokens r = flat(rs), c = flat(ps);
+        const std::string where = std::string(tiny ? "tiny limits " : "") + "ref=" + show(rs) + " pred=" + show(ps);
+        std::set<int32_t> distinct(r.begin(), r.end());
+        ((distinct.size() + 1) * (distinct.size() + 1) <= PAIR_DIRECT_CELLS ? direct : hashed) += r.size() >= 2 && c.size() >= 2;
+        std::vector<Stats> got(T);
+        pair_stats(ws, specs.data(), T, pd, rd, true, got.data(), 1);
+        for (size_t k = 0; k < T; ++k) {
+            const Spec& s = specs[k];
+            Stats g = got[k], want = pair_stat(ws, s, pd, rd, true);
+            expect_eq("pair_stats against pair_stat", std::make_tuple(g.hit, g.pt, g.rt, g.sel),
+                      std::make_tuple(want.hit, want.pt, want.rt, want.sel), where + " type " + std::to_string(k));
+            std::tuple<int64_t, int64_t, int64_t> oracle;
+            if (s.kind == Kind::NGRAM) {
+                int64_t np = (int64_t)c.size() - s.n + 1, nr = (int64_t)r.size() - s.n + 1;
+                oracle = std::make_tuple(ngram_oracle(c, r, s.n), std::max<int64_t>(np, 0), std::max<int64_t>(nr, 0));
+            } else if (s.kind == Kind::LCS) {
+                oracle = std::make_tuple((int64_t)lcs_table(r, c)[r.size()][c.size()], (int64_t)c.size(), (int64_t)r.size());
+            } else if (s.kind == Kind::LCSUM) {
+                oracle = union_lcs_oracle(rs, ps);
+            } else {
+                oracle = skip_oracle(c, r, s.skip, s.unigrams);
+            }
+            expect_eq("pair_stats against the oracle", std::make_tuple((int64_t)g.hit, (int64_t)g.pt, (int64_t)g.rt), oracle,
+                      where + " type " + std::to_string(k));
+        }
+        bool clean = true;
+        for (int32_t x : ws.local) clean &= x == 0;
+        for (uint16_t x : ws.big2) clean &= x == 0;
+        for (size_t t = 0; t < ws.capacity(); ++t)
+            clean &= ws.cnt_a[t] == 0 && ws.cnt_b[t] == 0 && ws.pm1[t] == 0 && ws.slot[t] == UINT32_MAX &&
+                     ws.first[t] == UINT32_MAX;
+        expect_eq("pair path left the workspace clean", clean, true, where);
+    }
+    // Both sides of rouge2's direct-table limit were exercised.
+    expect_eq("rouge2 direct-table pairs checked", direct > 0, true, "check_pairs");
+    expect_eq("rouge2 hash-table pairs checked", hashed > 0, true, "check_pairs");
+}
+
 // A text batch through the Python-free pipeline: Vocab (default tokenizer, an external stemmer for
 // the words it takes: the deferred path), Scorer::batch on 1 and 3 threads, Scorer::score_pair.
 void check_batch() {
@@ -422,6 +498,8 @@ int main(int argc, char** argv) {
     rng.seed(seed);
     check_kernels(rounds, false);
     check_kernels(rounds, true);
+    check_pairs(rounds, false);
+    check_pairs(rounds, true);
     check_batch();
     std::printf("kernels_check: seed %llu, %ld checks, %d failures\n", seed, checks, failures);
     return failures ? 1 : 0;
