@@ -9,6 +9,7 @@ construction (:mod:`rouge_metric.backends`); :class:`Rouge` only calls its proto
 
 from __future__ import annotations
 
+from types import MethodType
 from typing import AbstractSet, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import core
@@ -267,6 +268,35 @@ class RougeScorer:
         # this module), called directly; everything it declines goes through Rouge.score.
         self._pair = self._rouge._quick if self._rouge.native_pipeline else None
         self._pair_max = self._max._quick if self._max.native_pipeline else None
+        # The per-pair entry points themselves native (a call of exact str runs no Python code): each
+        # hands every other call to the method of this class. A subclass's own methods stay its own.
+        cls = type(self)
+        if cls.score is RougeScorer.score:
+            fast = self.pair_function(fallback=MethodType(RougeScorer.score, self))
+            if fast is not None:
+                self.score = fast  # type: ignore[method-assign]
+        if cls.score_multi is RougeScorer.score_multi:
+            fast = self.pair_function(multi=True, fallback=MethodType(RougeScorer.score_multi, self))
+            if fast is not None:
+                self.score_multi = fast  # type: ignore[method-assign]
+
+    def pair_function(self, *, fallback: Callable[..., Dict[str, Score]], multi: bool = False,
+                      zero_decline: AbstractSet[str] = frozenset()) -> Optional[Callable[..., Dict[str, Score]]]:
+        """A native ``f(target, prediction)`` (with ``multi``: ``f(targets, prediction)``, a non-empty list
+        or tuple of targets, :meth:`score_multi`'s selection) giving :meth:`score`'s floats, or None
+        when this configuration has no native pipeline.
+
+        ``f`` scores a call of exact ``str`` arguments in C++ without running Python code; it calls
+        ``fallback`` with the same arguments for every other call (other types, keywords, another
+        number of arguments), and for a call in which a type named in ``zero_decline`` scores 0 on
+        precision, recall and F (so that the caller decides what that score is).
+        """
+        rouge = self._max if multi else self._rouge
+        scorer = core.native_scorer(rouge.config) if rouge.native_pipeline else None
+        if scorer is None:
+            return None
+        flags = [s.name in zero_decline for s in rouge.config.type_specs] if zero_decline else None
+        return scorer.pair_function(True, multi, None, fallback, flags)
 
     def __getstate__(self) -> Dict[str, Any]:
         return {"rouge_types": self.rouge_types, "_rouge": self._rouge, "_max": self._max}
