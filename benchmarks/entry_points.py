@@ -20,6 +20,8 @@ wall-clock and of CPU time:
 
 The package is byte-compiled first and the children run without ``PYTHONDONTWRITEBYTECODE``, as an
 installation runs (one untimed evaluate process first compiles the module's copy in evaluate's cache).
+``--checkout DIR`` measures another built checkout of rouge_metric (its package first on the path, its
+evaluate module), for before/after figures.
 """
 
 from __future__ import annotations
@@ -158,7 +160,7 @@ EVALUATE_CHILD = textwrap.dedent("""
 
 
 def evaluate_module(args: argparse.Namespace, env: Dict[str, str], tmp: str) -> None:
-    cmd = [sys.executable, "-c", EVALUATE_CHILD, args.corpus, os.path.join(REPO, "rouge_metric"), "3"]
+    cmd = [sys.executable, "-c", EVALUATE_CHILD, args.corpus, os.path.join(args.checkout, "rouge_metric"), "3"]
     subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp)  # untimed: evaluate's copy compiled
     runs = []
     for _ in range(args.rounds):
@@ -224,11 +226,16 @@ def main(argv: Sequence[str] = None) -> int:
     ap.add_argument("--corpus", default=os.path.join(REPO, "..", "shared", "corpora", "cnndm_simcls_nl.jsonl.gz"),
                     help="JSONL(.gz) of the evaluate and cold measurements")
     ap.add_argument("--threads", type=int, default=1, help="threads of the cold compute (and rouge-score-rs's)")
+    ap.add_argument("--checkout", default=REPO, help="the built rouge_metric checkout to measure (default: this one)")
     args = ap.parse_args(argv)
+    args.checkout = os.path.abspath(args.checkout)
     only = set(args.only or ["pair", "evaluate", "cold"])
     print("machine:", machine())
-    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(REPO, "rouge_metric")], check=True)
+    print("checkout:", args.checkout)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(args.checkout, "rouge_metric")], check=True)
+    sys.path.insert(0, args.checkout)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.pathsep.join([args.checkout] + [p for p in [env.get("PYTHONPATH")] if p])
     env.update(RAYON_NUM_THREADS=str(args.threads), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
                HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
     if "pair" in only:
