@@ -11,8 +11,8 @@ import logging
 from typing import Any, Dict, List, Optional, Sequence
 
 from rouge_metric.config import DEFAULT_ROUGE_TYPES
+from rouge_metric.recipes import make_rouge
 from rouge_metric.result import STATS, CorpusResult, output_key
-from rouge_metric.scoring import Rouge
 
 from ._compat import check_installed_transformers
 from .decode import DecodedBatch, decode_eval_pred
@@ -50,8 +50,16 @@ class RougeComputeMetrics:
         sync_ranks: merge the accumulators of all ``torch.distributed`` ranks before the result. Leave it
             off with the Trainer, which already gathers predictions on every rank (in both modes);
             turn it on only in a custom loop where each rank sees just its own shard.
-        **rouge_options: other :class:`~rouge_metric.RougeConfig` fields (``tokenizer`` there is the ROUGE
-            word tokenizer, so it is spelled ``rouge_tokenizer`` here), e.g. ``multi_ref``.
+        rouge_tokenizer: the ROUGE word tokenizer of the decoded texts (the core's ``tokenizer``): None
+            (rouge-score's), ``"unicode"``, a word segmenter for scripts written without spaces
+            (``"jieba"``, ``"fugashi"``, ``"thai_newmm"``, ``"burmese_syllables"``; the ``multilingual``
+            extra), a callable ``str -> list[str]`` or an object with ``.tokenize``.
+        recipe, lang: ``recipe="xlsum"`` scores the decoded texts as XL-Sum's ``multilingual_rouge_scoring``
+            does, bit for bit, in language ``lang`` (``"chinese"``, ``"bengali"``, ...; see
+            :mod:`rouge_metric.recipes`); ``use_stemmer`` (default True, as XL-Sum's training script) is its
+            language's stemmer. Refused with ``score_ids``, ``rouge_tokenizer`` or another
+            ``sentence_splitter``; ``lang`` is refused without the recipe.
+        **rouge_options: other :class:`~rouge_metric.RougeConfig` fields, e.g. ``multi_ref``.
 
     Returns from ``__call__``: ``{"rouge1": ..., "rouge2": ..., "rougeL": ..., "rougeLsum": ..., "gen_len": ...}``
     (plus ``rouge1_precision`` ... on request), numbers only, so the Trainer can log them.
@@ -69,7 +77,8 @@ class RougeComputeMetrics:
                  use_stemmer: Optional[bool] = None, sentence_splitter: Any = "newline", score_ids: bool = False,
                  stats: Sequence[str] = ("fmeasure",), scale: float = 100.0, gen_len: bool = True,
                  num_samples: int = 0, sync_ranks: bool = False, rouge_tokenizer: Any = None,
-                 record: bool = False, keep_texts: int = 0, **rouge_options: Any) -> None:
+                 record: bool = False, keep_texts: int = 0, recipe: Optional[str] = None, lang: Optional[str] = None,
+                 **rouge_options: Any) -> None:
         check_installed_transformers()
         if tokenizer is None or not callable(getattr(tokenizer, "batch_decode", None)):
             raise TypeError(f"tokenizer: expected a Hugging Face tokenizer with batch_decode, got {type(tokenizer).__name__}")
@@ -94,6 +103,9 @@ class RougeComputeMetrics:
         if self.score_ids:
             if rouge_tokenizer is not None:
                 raise ValueError("rouge_tokenizer: score_ids=True scores token ids; leave rouge_tokenizer unset")
+            if recipe not in (None, "default") or lang is not None:
+                raise ValueError(f"recipe={recipe!r}, lang={lang!r}: score_ids=True scores token ids, and a recipe "
+                                 "tokenizes texts; drop score_ids to score the decoded texts with the recipe")
             if sentence_splitter != "newline":
                 raise ValueError("sentence_splitter: not used with score_ids=True; give the ids that end a sentence "
                                  "as sentence_ids")
@@ -101,10 +113,11 @@ class RougeComputeMetrics:
                 special = [i for i in (getattr(tokenizer, "all_special_ids", None) or []) if isinstance(i, int)]
                 pad = getattr(tokenizer, "pad_token_id", None)
                 rouge_options["ignore_ids"] = sorted({-100, *special, *([pad] if pad is not None else [])})
-            self.rouge = Rouge(rouge_types, use_stemmer=bool(use_stemmer), tokenizer="ids", **rouge_options)
+            self.rouge = make_rouge(rouge_types, use_stemmer=bool(use_stemmer), tokenizer="ids", **rouge_options)
         else:
-            self.rouge = Rouge(rouge_types, use_stemmer=True if use_stemmer is None else use_stemmer,
-                               sentence_splitter=sentence_splitter, tokenizer=rouge_tokenizer, **rouge_options)
+            self.rouge = make_rouge(rouge_types, recipe=recipe, lang=lang,
+                                    use_stemmer=True if use_stemmer is None else use_stemmer,
+                                    sentence_splitter=sentence_splitter, tokenizer=rouge_tokenizer, **rouge_options)
         self.stats = tuple(stats)
         self.scale = float(scale)
         self.gen_len = bool(gen_len)

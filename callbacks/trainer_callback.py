@@ -90,7 +90,8 @@ class RougeCallback(TrainerCallback):
             mean lengths as scalars) to the Trainer's TensorBoard (``report_to="tensorboard"``); needs
             :meth:`bind`. The memory is bounded (see :mod:`~rouge_metric.callbacks.evaluation_record`).
         **rouge_options: settings of the scorer built in generate mode when ``compute_metrics`` is None
-            (``RougeComputeMetrics`` arguments: ``rouge_types``, ``use_stemmer``, ``stats`` ...).
+            (``RougeComputeMetrics`` arguments: ``rouge_types``, ``use_stemmer``, ``stats``,
+            ``rouge_tokenizer`` (e.g. ``"jieba"``), ``recipe="xlsum"`` with ``lang`` ...).
     """
 
     def __init__(self, compute_metrics: Optional[RougeComputeMetrics] = None, *, eval_dataset: Any = None,

@@ -28,6 +28,7 @@ from .ids import IdPipeline, validate_id_batch
 from .inputs import check_one_ids, check_one_text, validate_batch
 from .measures import ROUNDINGS, Stats, View, make_fmeasure, pair_stats
 from .result import Score
+from .segment import SegmenterError, locate_failure
 from .text import TextPipeline
 
 try:  # typing.Protocol is in every supported Python; the fallback keeps static tools quiet elsewhere
@@ -192,7 +193,11 @@ class PipelineBackend:
 
     def score(self, prediction: Any, references: Any) -> Scores:
         prediction, refs = self.check_one(prediction, references)
-        per_ref, _, _ = self.example_stats(prediction, refs)
+        try:
+            per_ref, _, _ = self.example_stats(prediction, refs)
+        except SegmenterError as exc:  # name the text a segmenter failed on
+            raise locate_failure(exc, self.process, [("prediction", prediction)] + [
+                (f"references[{j}]", r) for j, r in enumerate(refs)]) from exc.__cause__
         return self.combine(per_ref, self.config.multi_ref)
 
     def batches(self, predictions: Any, references: Any, *, num_threads: int, values: bool,
@@ -208,6 +213,9 @@ class PipelineBackend:
                     per_ref, pl, rl = self.example_stats(preds[i], refs[i], i)
                 except OverflowError as exc:  # rougeW with a weight too large for this input
                     raise OverflowError(f"example {i}: {exc}") from None
+                except SegmenterError as exc:  # name the text a segmenter failed on
+                    raise locate_failure(exc, self.process, [(f"predictions[{i}]", preds[i])] + [
+                        (f"references[{i}][{j}]", r) for j, r in enumerate(refs[i])]) from exc.__cause__
                 out.append(self.combine(per_ref, mode))
                 lens.append(pl)
                 lens.append(rl)

@@ -22,8 +22,9 @@ import math
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import parse_rouge_type
+from .recipes import make_rouge
 from .result import STATS, output_key
-from .scoring import Rouge
+from .segment import SegmenterError, located
 
 RougeTypes = Union[str, Sequence[str], Mapping[str, float]]
 
@@ -117,7 +118,8 @@ class RougeReward:
 
     def __init__(self, rouge_type: RougeTypes = "rougeL", statistic: str = "fmeasure",
                  reference_column: str = "reference", *, name: Optional[str] = None, log_metrics: bool = True,
-                 num_threads: Optional[int] = None, backend: Optional[str] = None, **scorer_options: Any) -> None:
+                 num_threads: Optional[int] = None, backend: Optional[str] = None, recipe: Optional[str] = None,
+                 lang: Optional[str] = None, **scorer_options: Any) -> None:
         self.weights = _weights(rouge_type)
         if statistic not in STATS:
             raise ValueError(f"statistic: invalid value {statistic!r}; allowed: {', '.join(map(repr, STATS))}")
@@ -128,7 +130,8 @@ class RougeReward:
         self.statistic = statistic
         self.reference_column = reference_column
         self.log_metrics = bool(log_metrics)
-        self.rouge = Rouge(tuple(self.weights), backend=backend, num_threads=num_threads, **scorer_options)
+        self.rouge = make_rouge(tuple(self.weights), recipe=recipe, lang=lang, backend=backend, num_threads=num_threads,
+                                **scorer_options)
         self.uses_ids = self.rouge.config.uses_ids
         stat = {"fmeasure": "f", "precision": "p", "recall": "r"}[statistic]
         #: TRL logs each reward as ``rewards/<__name__>/mean``.
@@ -187,6 +190,10 @@ class RougeReward:
             values = self._values(preds, refs, log)
         except (TypeError, ValueError) as exc:  # name the column and the index in the whole group
             raise type(exc)(_rename(str(exc), keep, arg, col)) from None
+        except SegmenterError as exc:  # a text the segmenter fails on: the same, by the group's names
+            if exc.where is None:
+                raise
+            raise located(exc.original or exc, _rename(exc.where, keep, arg, col)) from exc.__cause__
         if keep is None:
             return values  # type: ignore[return-value]
         rewards: List[Optional[float]] = [None] * len(completions)
@@ -261,7 +268,12 @@ def rouge_reward(rouge_type: RougeTypes = "rougeL", statistic: str = "fmeasure",
             (report the mean P/R/F of each type through TRL's ``log_metric``; default True).
             ``tokenizer="ids"`` scores ``completion_ids`` against token-id references (with
             ``ignore_ids``, e.g. the pad and EOS ids, and ``sentence_ids``): no decoding, different
-            numbers from text ROUGE.
+            numbers from text ROUGE. For scripts written without spaces, a word segmenter:
+            ``tokenizer="jieba"`` (Chinese), ``"fugashi"`` (Japanese), ``"thai_newmm"`` (Thai),
+            ``"burmese_syllables"`` (the ``multilingual`` extra). ``recipe="xlsum"`` with ``lang=``
+            rewards XL-Sum's multilingual ROUGE, bit for bit (:mod:`rouge_metric.recipes`; its rouge types
+            are rouge1..rouge9, rougeL, rougeLsum). A completion the segmenter fails on raises an error
+            naming ``completions[i]`` (or the reference column and index).
 
     >>> reward = rouge_reward({"rouge1": 0.5, "rouge2": 0.5}, use_stemmer=True)
     >>> chat = [[{"role": "assistant", "content": "The cats are sitting."}]]

@@ -27,12 +27,14 @@ from .measures import TypeScorer
 from .multilingual import unicode_tokenize
 from .perl_porter import PerlPorterStemmer
 from .perl_text import PerlPipeline
+from .recipes import make_rouge
 from .result import STATS, output_key
 from .rouge155 import perl_tokens
 from .scoring import Rouge, validate_batch
 from .segment import EXTRA
 from .sentence_split import split_sentences
 from .text import TextPipeline
+from .xlsum import XLSumRouge
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
@@ -54,7 +56,9 @@ its summary-level union over newline-separated sentences (rougeLsum), the weight
 skip-bigrams (rougeS, rougeS4, rougeSU, rougeSU4). rouge1..rouge9, rougeL and rougeLsum are bit-for-bit
 those of Google's rouge-score 0.1.2; rougeW/S/SU follow ROUGE-1.5.5. The aggregated value is the exact
 mean of the per-example scores (deterministic), not a bootstrap median; seeded bootstrap confidence
-intervals are available on request.
+intervals are available on request. For Chinese, Japanese, Thai and Burmese, word-segmenting tokenizers
+(jieba, fugashi/MeCab, pythainlp newmm, Burmese syllables) score words; recipe="xlsum" with lang= gives
+the ROUGE of XL-Sum's multilingual_rouge_scoring (XL-Sum, CrossSum, mT5/mBART papers) bit for bit.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -65,7 +69,9 @@ Args:
         rougeN (any N >= 1), rougeL, rougeLsum, rougeW, rougeS, rougeS<d>, rougeSU, rougeSU<d>.
     use_stemmer: Porter stemming (rouge-score's), default False.
     tokenizer: None (rouge-score's), "whitespace", "unicode" (every script; CJK/Thai per character),
-        "perl" (ROUGE-1.5.5's), a callable str -> list[str] or an object with .tokenize.
+        "perl" (ROUGE-1.5.5's), a word segmenter ("jieba" Chinese, "fugashi" Japanese, "thai_newmm" Thai,
+        "burmese_syllables"; the [multilingual] extra), a callable str -> list[str] or an object with
+        .tokenize.
     use_stemmer: also a stemmer name: "porter", "perl_porter", "snowball:<language>".
     sentence_splitter: how rougeLsum finds sentences: "newline" (default, as rouge-score), "offline"
         (rules, no data needed) or "nltk" (needs punkt data).
@@ -81,6 +87,14 @@ Args:
         confidence_interval (given without it, they are refused rather than ignored).
     beta: F-measure beta (default 1: F1). alpha: ROUGE-1.5.5's -p alpha, instead of beta (not both).
     wlcs_weight: ROUGE-W weight (default 1.2).
+    recipe: None (the options above) or "xlsum": the ROUGE of XL-Sum's multilingual_rouge_scoring, bit for
+        bit (its cleaner, the language's segmenter and stemmer; rouge1..rouge9, rougeL, rougeLsum;
+        use_stemmer True or False). With it, tokenizer, stopwords and a sentence_splitter other than
+        "newline" are refused (XL-Sum's scorer has its own).
+    lang: with recipe="xlsum", XL-Sum's language: "chinese", "japanese", "thai", "burmese", "bengali",
+        "hindi", "turkish", a Snowball language ("english", "spanish", ...), an alias ("bangla", "turkce",
+        "chinese_simplified", "chinese_traditional", "mundo") or None. A language XL-Sum does not know gives
+        its numbers (no segmenter, no stemmer) and a warning. Refused without recipe="xlsum".
     return_signature: also return "signature", a string naming every setting.
 Returns:
     A dict of plain Python floats (or lists of floats when use_aggregator=False), keyed "rouge1",
@@ -92,6 +106,9 @@ Examples:
     >>> rouge.compute(predictions=["hello there", "general kenobi"],
     ...               references=["hello there", "general kenobi"])  # doctest: +SKIP
     {'rouge1': 1.0, 'rouge2': 1.0, 'rougeL': 1.0, 'rougeLsum': 1.0}
+    >>> rouge.compute(predictions=["今天天气很好"], references=["今天天气不错"], rouge_types=["rouge1"],
+    ...               recipe="xlsum", lang="chinese")  # doctest: +SKIP
+    {'rouge1': 0.6666666666666666}
 """
 
 
@@ -262,6 +279,8 @@ class RougeMetric(evaluate.Metric):
         wlcs_weight=1.2,
         stopwords=None,
         return_signature=False,
+        recipe=None,
+        lang=None,
     ):
         if alpha is not None and beta is not None:
             raise ValueError(f"alpha={alpha!r} and beta={beta!r}: both set the F-measure (alpha = 1/(1+beta^2)); "
@@ -269,8 +288,10 @@ class RougeMetric(evaluate.Metric):
         level = _interval_level(confidence_interval, confidence_level, use_aggregator,
                                 {"n_resamples": n_resamples, "seed": seed})
         defaults = RougeConfig.defaults()
-        config = RougeConfig(
-            rouge_types=rouge_types if rouge_types is not None else DEFAULT_ROUGE_TYPES,
+        rouge = make_rouge(
+            rouge_types if rouge_types is not None else DEFAULT_ROUGE_TYPES,
+            recipe=recipe,
+            lang=lang,
             use_stemmer=use_stemmer,
             tokenizer=tokenizer,
             sentence_splitter=sentence_splitter,
@@ -284,7 +305,7 @@ class RougeMetric(evaluate.Metric):
             seed=defaults["seed"] if seed is None else seed,
             stopwords=stopwords,
         )
-        rouge = Rouge(config=config)
+        config = rouge.config
         stats = STATS if return_precision_recall else ("fmeasure",)
         if not use_aggregator:
             per_example = rouge.score_examples(predictions=predictions, references=references)

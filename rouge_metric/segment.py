@@ -24,7 +24,9 @@ name                 segmenter                                    package (extra
 Each tokenizer's signature names the segmenter, its version and its dictionary, e.g.
 ``tok:fugashi(1.5.2,dict=unidic-lite-1.0.8)``. A missing package raises :class:`SegmenterMissing`
 (an ``ImportError``) naming the extra and the package; a dictionary that cannot be loaded raises
-:class:`SegmenterError`; so does a text the segmenter fails on (the message shows the text).
+:class:`SegmenterError`; so does a text the segmenter fails on: the message shows the text, and the
+scorer (:class:`~rouge_metric.Rouge`, its batch and one-example paths) names where the text is, e.g.
+``references[3][0]: tokenizer='jieba': the segmenter failed on the text ...`` (:func:`locate_failure`).
 Segmentation is cached per unique text (:data:`CACHE_SIZE` texts per segmenter, least recently used
 dropped), so a reference shared by many predictions is segmented once.
 """
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 #: The named segmenting tokenizers.
 SEGMENTERS: Tuple[str, ...] = ("jieba", "fugashi", "thai_newmm", "burmese_syllables")
@@ -56,7 +58,44 @@ class SegmenterMissing(ImportError):
 
 
 class SegmenterError(RuntimeError):
-    """A segmenter could not be loaded (its dictionary) or failed on a text."""
+    """A segmenter could not be loaded (its dictionary) or failed on a text.
+
+    ``where``: the argument and index of the text it failed on (``predictions[3]``, ``references[2][1]``),
+    set when the scorer that called it knows them (the message then starts with it); else None."""
+
+    where: Optional[str] = None
+    #: the same error before it was located (its message without ``where``)
+    original: Optional["SegmenterError"] = None
+
+
+def located(exc: SegmenterError, where: str) -> SegmenterError:
+    """``exc`` with the place of its text: a new :class:`SegmenterError` whose message starts with
+    ``where`` (``exc`` itself when it already names one).
+
+    >>> located(SegmenterError("tokenizer='jieba': the segmenter failed"), "predictions[2]")
+    SegmenterError("predictions[2]: tokenizer='jieba': the segmenter failed")
+    """
+    if exc.where is not None:
+        return exc
+    out = SegmenterError(f"{where}: {exc}")
+    out.where, out.original = where, exc
+    out.__cause__ = exc.__cause__ if exc.__cause__ is not None else exc
+    return out
+
+
+def locate_failure(exc: SegmenterError, process: Callable[[Any], Any],
+                   texts: Sequence[Tuple[str, Any]]) -> SegmenterError:
+    """``exc`` located at the first of ``texts`` (``(where, text)`` pairs, in scoring order) that
+    ``process`` fails on with a :class:`SegmenterError`; ``exc`` itself when none does (or it is already
+    located). Runs on the error path only: the texts before the failing one come from the caches."""
+    if exc.where is not None:
+        return exc
+    for where, text in texts:
+        try:
+            process(text)
+        except SegmenterError:
+            return located(exc, where)
+    return exc
 
 
 def package_version(dist: str) -> str:
@@ -321,5 +360,5 @@ def describe(name: str) -> str:
     return seg.describe()
 
 
-__all__ = ["SEGMENTERS", "SegmenterError", "SegmenterMissing", "burmese_syllables", "describe", "raw_segmenter",
-           "tokenizer_function", "words"]
+__all__ = ["SEGMENTERS", "SegmenterError", "SegmenterMissing", "burmese_syllables", "describe", "locate_failure",
+           "located", "raw_segmenter", "tokenizer_function", "words"]

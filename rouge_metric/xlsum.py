@@ -601,7 +601,7 @@ class XLSumRouge:
             where = self._failing_text(predictions, references)
             if where is None:
                 raise
-            raise segment.SegmenterError(f"{where}: {exc}") from exc
+            raise segment.located(exc.original or exc, where) from exc.__cause__
 
     def _failing_text(self, predictions: Sequence[Any], references: Sequence[Any]) -> Optional[str]:
         tok = self.tokenizer

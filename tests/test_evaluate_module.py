@@ -413,3 +413,105 @@ def test_direct_compute_is_off_with_several_processes(repo_dir, tmp_path):
     finally:
         os.chdir(cwd)
     assert not mod._direct_compute_possible()
+
+
+# ------------------------------------------------------------------- multilingual: recipe, lang, segmenters
+@pytest.mark.parametrize("name", ["zh", "ja", "th", "fr"])
+def test_xlsum_recipe_gives_xlsums_numbers(module, name):
+    import warnings
+
+    from multilingual_cases import case, mean_f, xlsum_oracle
+
+    lang, _, preds, refs = case(name, recipe=True)
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    oracle = xlsum_oracle(types, False, lang, preds, refs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        per = module.compute(predictions=preds, references=refs, recipe="xlsum", lang=lang, use_aggregator=False,
+                             return_precision_recall=True)
+        out = module.compute(predictions=preds, references=refs, recipe="xlsum", lang=lang, return_signature=True)
+    for t in types:
+        assert per[t] == [s[t].fmeasure for s in oracle]
+        assert per[t + "_recall"] == [s[t].recall for s in oracle]
+        assert out[t] == mean_f(oracle, t)
+    assert f"tok:xlsum(lang={lang}" in out["signature"] or lang == "chinese_simplified"
+
+
+def test_xlsum_recipe_through_add_batch_is_the_direct_path(module):
+    from multilingual_cases import case
+
+    lang, _, preds, refs = case("zh", recipe=True)
+    module.add_batch(predictions=preds, references=refs)
+    added = module.compute(recipe="xlsum", lang=lang)
+    assert added == module.compute(predictions=preds, references=refs, recipe="xlsum", lang=lang)
+
+
+@pytest.mark.parametrize("name", ["zh", "ja", "th"])
+def test_segmenting_tokenizers_reach_the_core(module, name):
+    from multilingual_cases import case, segmenter_oracle
+
+    _, seg, preds, refs = case(name, recipe=False)
+    types = ["rouge1", "rouge2", "rougeL"]
+    per = module.compute(predictions=preds, references=refs, rouge_types=types, tokenizer=seg, use_aggregator=False)
+    oracle = segmenter_oracle(types, seg, preds, refs)
+    assert per == {t: [s[t].fmeasure for s in oracle] for t in types}
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(lang="chinese"), r"lang='chinese': a language of recipe='xlsum'"),
+    (dict(recipe="xl-sum"), r"recipe: invalid value 'xl-sum'; allowed: 'default', 'xlsum'"),
+    (dict(recipe="xlsum", tokenizer="jieba"), r"tokenizer='jieba': not a setting of recipe='xlsum'"),
+    (dict(recipe="xlsum", stopwords=["a"]), r"stopwords=\['a'\]: not a setting of recipe='xlsum'"),
+    (dict(recipe="xlsum", sentence_splitter="offline"), r"sentence_splitter='offline': not a setting"),
+    (dict(recipe="xlsum", use_stemmer="snowball:french"), r"use_stemmer='snowball:french': recipe='xlsum'"),
+])
+def test_recipe_combinations_that_cannot_be_honoured_are_refused(module, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        module.compute(predictions=["a b"], references=["a"], **kwargs)
+
+
+def test_xlsum_recipe_refuses_a_type_it_does_not_have(module):
+    pytest.importorskip("pyonmttok")
+    with pytest.raises(ValueError, match=r"rouge_types\[0\]: 'rougeSU4' is not a rouge type of XL-Sum's scorer"):
+        module.compute(predictions=["a b"], references=["a"], recipe="xlsum", rouge_types=["rougeSU4"])
+
+
+def test_unknown_language_warns_once_with_the_known_ones(module):
+    pytest.importorskip("pyonmttok")
+    import warnings
+
+    with pytest.warns(UserWarning, match=r"lang='klingon-evaluate': not a language of XL-Sum's scorer.*thai"):
+        out = module.compute(predictions=["a b"], references=["a"], recipe="xlsum", lang="klingon-evaluate")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert module.compute(predictions=["a b"], references=["a"], recipe="xlsum", lang="klingon-evaluate") == out
+
+
+def _sibling(module, name):
+    """The module script's own copy of a package module (evaluate imports the folder it copied)."""
+    import importlib
+
+    return importlib.import_module(type(module).__module__.rsplit(".", 1)[0] + "." + name)
+
+
+def test_segmenter_failure_names_the_index(module, monkeypatch):
+    seg = _sibling(module, "segment").raw_segmenter("burmese_syllables")
+    real = seg.fn
+    monkeypatch.setattr(seg, "_fn", lambda t: (_ for _ in ()).throw(RuntimeError("bad")) if "boom" in t else real(t))
+    seg.clear_cache()
+    with pytest.raises(RuntimeError, match=r"^references\[1\]\[0\]: tokenizer='burmese_syllables'") as info:
+        module.compute(predictions=["a", "b"], references=["a", "boom"], tokenizer="burmese_syllables")
+    assert type(info.value).__name__ == "SegmenterError"
+    seg.clear_cache()
+
+
+def test_missing_segmenter_names_the_package_and_the_extra(module, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pythainlp", None)
+    monkeypatch.setitem(sys.modules, "pythainlp.tokenize", None)
+    monkeypatch.setattr(_sibling(module, "segment").raw_segmenter("thai_newmm"), "_fn", None)
+    with pytest.raises(ImportError, match=r"tokenizer='thai_newmm' needs the package 'pythainlp'.*'multilingual' "
+                                          r"extra") as info:
+        module.compute(predictions=["a"], references=["a"], tokenizer="thai_newmm")
+    assert type(info.value).__name__ == "SegmenterMissing"

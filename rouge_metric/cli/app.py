@@ -6,12 +6,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from typing import Dict, Optional, Sequence, Tuple
 
 from ..readers import InputError as ReadError
 from ..report import cli as report
+from ..segment import SegmenterError
 from . import compare, explain, export_space, generate, score
-from .errors import EXIT_FILE, EXIT_INTERRUPTED, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, exit_code
+from .errors import EXIT_FILE, EXIT_FORMAT, EXIT_INTERRUPTED, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, exit_code
 from .options import Parser, epilog
 
 
@@ -50,13 +52,19 @@ def main(argv: Optional[Sequence[str]] = None, *, exit_on_interrupt: bool = Fals
     if extra:  # name the subcommand whose --help lists what it takes
         commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return args.func(args)
     except ReadError as exc:
         return _error(exc, exit_code(exc))
     except FileNotFoundError as exc:  # a setting's file (--stopwords, --exceptions) cannot be read
         return _error(exc, EXIT_FILE)
     except LookupError as exc:  # missing nltk data (KeyError is a LookupError but not raised here)
         return _error(exc, EXIT_RESOURCE)
+    except ImportError as exc:  # a word segmenter (or another optional package) is not installed
+        return _error(exc, EXIT_RESOURCE)
+    except SegmenterError as exc:  # a text the segmenter fails on (named), or its dictionary
+        return _error(exc, EXIT_FORMAT if exc.where is not None else EXIT_RESOURCE)
     except (ValueError, TypeError) as exc:
         return _error(exc, EXIT_USAGE)
     except KeyboardInterrupt:
@@ -70,6 +78,12 @@ def main(argv: Optional[Sequence[str]] = None, *, exit_on_interrupt: bool = Fals
         except OSError:
             pass
         return EXIT_OK
+
+
+def _show_warning(message: Warning, category: type, filename: str, lineno: int, file: object = None,
+                  line: object = None) -> None:
+    """A warning as one line of the command line's stderr (``rouge-metric: warning: ...``)."""
+    print(f"rouge-metric: warning: {message}", file=sys.stderr)
 
 
 def _exit_now(code: int) -> None:

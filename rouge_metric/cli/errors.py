@@ -16,7 +16,7 @@ EXIT_FILE = 3           # a file cannot be read or written (missing, a directory
 EXIT_FORMAT = 4         # invalid content: bad UTF-8, bad JSON line, missing field, wrong value type
 EXIT_MISALIGNED = 5     # inputs with different numbers of examples
 EXIT_EMPTY = 6          # an input holds no example
-EXIT_RESOURCE = 7       # a needed resource is missing (e.g. nltk punkt data for --sentence-splitter nltk)
+EXIT_RESOURCE = 7       # a needed resource is missing (nltk data, a segmenter's package or dictionary)
 EXIT_INTERRUPTED = 130  # Ctrl-C
 
 EXIT_CODES: Dict[int, str] = {
@@ -27,7 +27,8 @@ EXIT_CODES: Dict[int, str] = {
     EXIT_FORMAT: "invalid input content: bad UTF-8, bad JSON line, missing field, wrong value type",
     EXIT_MISALIGNED: "inputs have different numbers of examples",
     EXIT_EMPTY: "an input holds no example",
-    EXIT_RESOURCE: "a needed resource is missing (nltk punkt data for --sentence-splitter nltk)",
+    EXIT_RESOURCE: "a needed resource is missing (nltk data such as punkt for --sentence-splitter nltk, a word "
+                   "segmenter's package or dictionary)",
     EXIT_INTERRUPTED: "interrupted",
 }
 

@@ -1,5 +1,6 @@
 """The parser's shared pieces: one option per :class:`~rouge_metric.RougeConfig` field, built from the
-field metadata declared once in :data:`rouge_metric.config.FIELD_METADATA`; the input options; one-line
+field metadata declared once in :data:`rouge_metric.config.FIELD_METADATA`, and the recipe options
+(:data:`RECIPE_METADATA`: ``--recipe``, ``--lang``, :mod:`rouge_metric.recipes`); the input options; one-line
 usage errors."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any, Dict, Optional, Sequence
 from .. import config as config_mod
 from ..config import RougeConfig, config_fields
 from ..readers import FORMATS
+from ..recipes import RECIPES, make_rouge
 from .errors import EXIT_CODES, EXIT_USAGE
 
 #: Settings of the corpus aggregation: meaningless for one example (not offered by ``explain``).
@@ -20,6 +22,26 @@ AGGREGATION_FIELDS = tuple(name for name, _, meta in config_fields()
 #: Settings of ``tokenizer="ids"`` (token-id inputs): the command line reads texts, so ``--tokenizer`` has
 #: no ``ids`` choice and these are not offered.
 IDS_FIELDS = tuple(name for name, _, meta in config_fields() if (meta["cli"] or {}).get("scope") == "ids")
+
+
+def _languages() -> str:
+    from ..xlsum import LANGUAGES
+
+    return ", ".join(LANGUAGES)
+
+
+#: The recipe options (not :class:`RougeConfig` fields: a recipe chooses the scorer the fields configure),
+#: declared as the fields are in :data:`rouge_metric.config.FIELD_METADATA`; offered wherever the scoring
+#: options are.
+RECIPE_METADATA = {
+    "recipe": {"help": "a named recipe: default (the options here) or xlsum (XL-Sum's multilingual_rouge_scoring, "
+                       "bit for bit: its cleaner, the segmenter and stemmer of --lang; --use-stemmer alone, no "
+                       "--tokenizer, --stopwords or --sentence-splitter)",
+               "cli": {"choices": lambda: RECIPES, "default": None}},
+    "lang": {"help": lambda: "with --recipe xlsum: XL-Sum's language (" + _languages() + "); a language it does not "
+                             "know gives its numbers (no segmenter, no stemmer) and a warning",
+             "cli": {"metavar": "LANG", "default": None}},
+}
 
 
 def add_config_arguments(p: argparse.ArgumentParser, aggregation: bool = True,
@@ -59,6 +81,13 @@ def add_config_arguments(p: argparse.ArgumentParser, aggregation: bool = True,
         if override is not None:
             action.help = override
         offered[name] = action.default
+    for name, meta in RECIPE_METADATA.items():
+        cli = meta["cli"]
+        help_ = meta["help"]() if callable(meta["help"]) else meta["help"]
+        action = g.add_argument("--" + name, default=cli["default"], metavar=cli.get("metavar"),
+                                choices=list(cli["choices"]()) if "choices" in cli else None,
+                                help=help_.replace("%", "%%"))
+        offered[name] = action.default
     if aggregation and "aggregation" not in exclude:
         g.add_argument("--bootstrap", dest="aggregation", action="store_const", const="bootstrap",
                        help="shorthand for --aggregation bootstrap")
@@ -68,10 +97,31 @@ def add_config_arguments(p: argparse.ArgumentParser, aggregation: bool = True,
 
 
 def config_from_args(args: argparse.Namespace) -> RougeConfig:
-    """The :class:`RougeConfig` of parsed options (validated by RougeConfig itself)."""
+    """The :class:`RougeConfig` of parsed options (validated by RougeConfig itself). With ``--recipe`` or
+    ``--lang``, the settings of the recipe's scorer (:func:`rouge_metric.recipes.make_rouge`, which refuses
+    what the recipe cannot honour): its tokenizer is registered in this process, so every subcommand scores
+    with it as with any other configuration."""
     kwargs = {name: getattr(args, name) for name, _, _ in config_fields() if hasattr(args, name)}
     kwargs["rouge_types"] = tuple(kwargs["rouge_types"])
-    return RougeConfig(**kwargs)
+    recipe, lang = getattr(args, "recipe", None), getattr(args, "lang", None)
+    if recipe in (None, "default") and lang is None:
+        return RougeConfig(**kwargs)
+    if recipe == "xlsum" and isinstance(args.use_stemmer, str):
+        raise ValueError(f"--use-stemmer {args.use_stemmer}: --recipe xlsum stems with the stemmer of --lang "
+                         "(Snowball 'porter' without one); give --use-stemmer alone")
+    try:
+        return make_rouge(kwargs.pop("rouge_types"), recipe=recipe, lang=lang, **kwargs).config
+    except (TypeError, ValueError) as exc:  # name the options as the command line spells them
+        raise type(exc)(_option_names(str(exc))) from None
+
+
+def _option_names(message: str) -> str:
+    """``tokenizer='jieba': ...`` -> ``--tokenizer jieba: ...`` (the argument as the command line names it)."""
+    import re
+
+    return re.sub(r"(?<![\w-])(recipe|lang|tokenizer|sentence_splitter|stopwords|use_stemmer)=(?:'([^']*)'|([\w.]+))",
+                  lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2) if m.group(2) is not None else m.group(3)}",
+                  message)
 
 
 def changed_config_options(args: argparse.Namespace) -> list:

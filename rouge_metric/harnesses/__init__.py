@@ -17,7 +17,8 @@ One module per harness, over one set of input checks (:mod:`.validation`) and on
 - :mod:`.helm`: HELM;
 - :mod:`.hf_evaluate`: HF evaluate's ``rouge`` with evaluate's seeding;
 - :mod:`.mlflow_metrics`: MLflow's ROUGE metrics;
-- :mod:`.torchmetrics_score`: torchmetrics ``ROUGEScore``.
+- :mod:`.torchmetrics_score`: torchmetrics ``ROUGEScore``;
+- :mod:`.xlsum`: XL-Sum's ``calculate_rouge`` on its multilingual scorer.
 
 >>> r = helm_rouge(completions=[["The cat sat on the mat."]], golds=[["A cat sat on a mat", "x"]], rouge_type="rouge_l")
 >>> r.scores
@@ -41,6 +42,7 @@ from .lm_eval_tasks import lm_eval_cnn_dailymail, truthfulqa_format_answers, tru
 from .longbench import longbench_rouge
 from .mlflow_metrics import mlflow_rouge
 from .torchmetrics_score import torchmetrics_rouge
+from .xlsum import xlsum_rouge
 
 #: Every recipe by name (the first field of its signature).
 RECIPES: Dict[str, Callable[..., HarnessResult]] = {
@@ -53,9 +55,11 @@ RECIPES: Dict[str, Callable[..., HarnessResult]] = {
     "evaluate.rouge": evaluate_rouge,
     "mlflow.rouge": mlflow_rouge,
     "torchmetrics.rouge": torchmetrics_rouge,
+    "xlsum.calculate_rouge": xlsum_rouge,
 }
 
 __all__ = ["HARNESS_VERSIONS", "HarnessResult", "RECIPES", "evaluate_module_seed", "evaluate_rouge", "helm_rouge",
            "lighteval_rouge", "lighteval_rouge_t5", "lm_eval_cnn_dailymail", "longbench_rouge", "mlflow_rouge",
-           "torchmetrics_rouge", "truthfulqa_format_answers", "truthfulqa_gen", "truthfulqa_process_doc"]
+           "torchmetrics_rouge", "truthfulqa_format_answers", "truthfulqa_gen", "truthfulqa_process_doc",
+           "xlsum_rouge"]
 # Rouge, Score and BootstrapAggregator stay importable from here, where the single-module version had them.

@@ -15,6 +15,7 @@ HARNESS_VERSIONS: Dict[str, str] = {
     "lm-eval": "0.4.13",
     "lighteval": "0.13.0",
     "crfm-helm": "0.5.6",
+    "multilingual-rouge": "0.0.1",
     "evaluate": "0.4.6",
     "mlflow": "3.17.2",
     "torchmetrics": "1.9.0",
