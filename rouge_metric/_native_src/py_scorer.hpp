@@ -1,10 +1,17 @@
 // Binding layer: the Python face of a Scorer (batch.hpp, ids.hpp): its configuration read from
 // Python (the _native.Kind / Mode / FMeasure enums, type names, the Score type), one example's
-// {type: Score} dict, and a batch's result as a _native.Batch. Included by bindings.cpp only, after
+// {type: Score} dict, a batch's result as a _native.Batch, and the per-pair _native.PairFunction (a
+// CPython type called by vectorcall, no pybind11 dispatch). Included by bindings.cpp only, after
 // pybind11.
 //
 // Ownership: everything here runs with the GIL held; the core releases it inside Scorer::batch and
-// score_id_batch (host.hpp), after the texts were pinned (py_text.hpp) or the ids interned (py_ids.hpp).
+// score_id_batch (host.hpp), after the texts were pinned (py_text.hpp) or the ids interned (py_ids.hpp),
+// and may release it inside Scorer::score_pair (waiting for a vocabulary that a batch holds), after the
+// texts were pinned or are arguments the caller holds (PairFunction).
+//
+// One file over 400 lines: every Python entry point of one Scorer (score, batch, batch_ids and the
+// PairFunction) shares its parsed configuration, its dict building and the text reading, and they
+// are read together when one changes.
 #pragma once
 
 #include <pybind11/pybind11.h>
