@@ -370,6 +370,24 @@ def test_rouge_scorer_entry_points_are_native_and_keep_their_python_behaviour():
     with pytest.raises(TypeError, match="targets"):
         scorer.score_multi(5, "b")
 
+    import gc
+    import weakref
+
+    from rouge_metric.rouge_score.rouge_scorer import RougeScorer as DropIn
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:  # no reference cycle: a dropped scorer is freed at once, with its native scorers
+        for make in (lambda: RougeScorer(["rouge1", "rougeL"]), lambda: DropIn(["rouge1", "rougeL"])):
+            one = make()
+            one.score("a b", "a"), one.score_multi(["a b"], "a"), one.score(target="a b", prediction="a")
+            ref = weakref.ref(one)
+            del one
+            assert ref() is None
+    finally:
+        if enabled:
+            gc.enable()
+
     class Mine(RougeScorer):
         def score(self, target, prediction):
             return "mine"

@@ -55,6 +55,7 @@ Score(precision=0, recall=0, fmeasure=0)
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Any, Dict, List, Optional, Tuple
 
 from .. import scoring as _core
@@ -228,7 +229,12 @@ class RougeScorer(scoring.BaseScorer):
         if (plan is None or plan.tokenizer is not self._tokenizer or plan.split is not self._split_summaries
                 or plan.types != types):
             plan = self._plan_cache = _Plan(types, self._tokenizer, self._split_summaries)
-            plan.bind_fast(self._score, self._score_multi)
+            # The plan's native entry points fall back to this scorer's steps through a weak reference
+            # (no cycle: a scorer is freed as soon as it is dropped); they are called only from
+            # score and score_multi, while the scorer is alive.
+            me = weakref.ref(self)
+            plan.bind_fast(lambda target, prediction: me()._score(target, prediction),  # type: ignore[union-attr]
+                           lambda targets, prediction: me()._score_multi(targets, prediction))  # type: ignore[union-attr]
         plan.source = types
         return plan
 
