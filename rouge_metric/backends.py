@@ -237,6 +237,7 @@ class NativeBackend(PipelineBackend):
         super().__init__(config, "native", core.kernels("native"))
         self._batch = batch
         self.native_pipeline = True
+        self.scorer = scorer  # the _native.Scorer of text configurations (None for token ids)
         if scorer is not None:
             self.score_quick = scorer.score
         else:  # token ids: a batch of one

@@ -6,6 +6,7 @@ error names the argument, the index and what was expected in the same words.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import AbstractSet, Any, List, Mapping, Tuple
 
 
@@ -58,6 +59,28 @@ def validate_batch(predictions: Any, references: Any) -> Tuple[List[str], List[L
     preds = [check_prediction(p, i) for i, p in enumerate(predictions)]
     refs = [normalize_references(r, i) for i, r in enumerate(references)]
     return preds, refs
+
+
+def plain_batch(predictions: Any, references: Any) -> bool:
+    """True when :func:`validate_batch` accepts the batch and every entry point scores it as it is (no copy
+    needed): two lists of the same non-zero length, every prediction a ``str``, every reference a ``str``
+    or a non-empty list of ``str`` (exact types). O(texts), in C loops (no Python call per example)."""
+    if type(predictions) is not list or type(references) is not list or not predictions \
+            or len(predictions) != len(references):
+        return False
+    if not set(map(type, predictions)) <= _STR:
+        return False
+    kinds = set(map(type, references))
+    if not kinds <= _STR_OR_LIST:
+        return False
+    if list in kinds:
+        lists = [r for r in references if type(r) is list]
+        if not all(lists) or not set(map(type, chain.from_iterable(lists))) <= _STR:
+            return False
+    return True
+
+
+_STR, _STR_OR_LIST = frozenset((str,)), frozenset((str, list))
 
 
 def check_one_text(prediction: Any, references: Any) -> Tuple[str, List[str]]:

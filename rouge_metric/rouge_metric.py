@@ -22,7 +22,7 @@ from .config import DEFAULT_ROUGE_TYPES, RougeConfig
 from .core import active_backend
 from .core_py import lcs_length
 from .ids import IdPipeline
-from .inputs import check_prediction
+from .inputs import check_prediction, plain_batch
 from .measures import TypeScorer
 from .multilingual import unicode_tokenize
 from .perl_porter import PerlPorterStemmer
@@ -230,9 +230,10 @@ class RougeMetric(evaluate.Metric):
         (``add``/``add_batch`` before, several processes, a missing input) is evaluate's own path."""
         if predictions is None or references is None or not self._direct_compute_possible():
             return super().compute(predictions=predictions, references=references, **kwargs)
-        predictions, references = validate_batch(predictions, references)
-        if not predictions:
-            raise ValueError("predictions: empty list; give at least one prediction")
+        if not plain_batch(predictions, references):  # plain lists are scored as they are
+            predictions, references = validate_batch(predictions, references)
+            if not predictions:
+                raise ValueError("predictions: empty list; give at least one prediction")
         with evaluate.module.temp_seed(self.seed):
             output = self._compute(predictions=predictions, references=references, **kwargs)
         # what EvaluationModule.compute leaves behind

@@ -267,6 +267,46 @@ class RougeScorer:
         # this module), called directly; everything it declines goes through Rouge.score.
         self._pair = self._rouge._quick if self._rouge.native_pipeline else None
         self._pair_max = self._max._quick if self._max.native_pipeline else None
+        # The per-pair entry points themselves native (a call of exact str runs no Python code): each
+        # hands every other call to a function that does what the method of this class does, over
+        # the same objects but not over self (no reference cycle: a scorer is freed as soon as it is
+        # dropped). A subclass's own methods stay its own.
+        cls = type(self)
+        rouge, pair, best, pair_max = self._rouge, self._pair, self._max, self._pair_max
+        if cls.score is RougeScorer.score:
+            def score(target: Any, prediction: Any) -> Dict[str, Score]:
+                return _score_one(rouge, pair, target, prediction)
+
+            score.__qualname__ = "RougeScorer.score"
+            fast = self.pair_function(fallback=score)
+            if fast is not None:
+                self.score = fast  # type: ignore[method-assign]
+        if cls.score_multi is RougeScorer.score_multi:
+            def score_multi(targets: Any, prediction: Any) -> Dict[str, Score]:
+                return _score_best(best, pair_max, targets, prediction)
+
+            score_multi.__qualname__ = "RougeScorer.score_multi"
+            fast = self.pair_function(multi=True, fallback=score_multi)
+            if fast is not None:
+                self.score_multi = fast  # type: ignore[method-assign]
+
+    def pair_function(self, *, fallback: Callable[..., Dict[str, Score]], multi: bool = False,
+                      zero_decline: AbstractSet[str] = frozenset()) -> Optional[Callable[..., Dict[str, Score]]]:
+        """A native ``f(target, prediction)`` (with ``multi``: ``f(targets, prediction)``, a non-empty list
+        or tuple of targets, :meth:`score_multi`'s selection) giving :meth:`score`'s floats, or None
+        when this configuration has no native pipeline.
+
+        ``f`` scores a call of exact ``str`` arguments in C++ without running Python code; it calls
+        ``fallback`` with the same arguments for every other call (other types, keywords, another
+        number of arguments), and for a call in which a type named in ``zero_decline`` scores 0 on
+        precision, recall and F (so that the caller decides what that score is).
+        """
+        rouge = self._max if multi else self._rouge
+        scorer = getattr(rouge._backend, "scorer", None)  # the native whole-pipeline Scorer, if any
+        if scorer is None:
+            return None
+        flags = [s.name in zero_decline for s in rouge.specs] if zero_decline else None
+        return scorer.pair_function(True, multi, None, fallback, flags)
 
     def __getstate__(self) -> Dict[str, Any]:
         return {"rouge_types": self.rouge_types, "_rouge": self._rouge, "_max": self._max}
@@ -287,34 +327,43 @@ class RougeScorer:
 
     def score(self, target: str, prediction: str) -> Dict[str, Score]:
         """``{type: Score}`` of ``prediction`` against ``target`` (rouge-score's argument order)."""
-        pair = self._pair
-        if pair is not None and type(target) is str:
-            out = pair(prediction, target)
-            if out is not None:
-                return out
-        if type(target) is not str:
-            check_prediction(target, 0, "target")
-        return self._rouge.score(prediction=prediction, references=target)
+        return _score_one(self._rouge, self._pair, target, prediction)
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> Dict[str, Score]:
         """Per type, the score of the target with the highest F-measure (the first on ties)."""
-        if (type(targets) is list or type(targets) is tuple) and targets:
-            pair = self._pair_max
-            if pair is not None:
-                out = pair(prediction, targets)
-                if out is not None:
-                    return out
-            try:
-                return self._max.score(prediction=prediction, references=targets)
-            except TypeError:
-                self._check_targets(targets, prediction)  # the error names `targets`
-                raise
-        return self._max.score(prediction=prediction, references=self._check_targets(targets, prediction))
+        return _score_best(self._max, self._pair_max, targets, prediction)
 
-    @staticmethod
-    def _check_targets(targets: Any, prediction: Any) -> List[str]:
-        check_prediction(prediction, 0, "prediction")
-        if not isinstance(targets, str) and (not hasattr(targets, "__iter__") or isinstance(targets, (Mapping, AbstractSet))):
-            raise TypeError(f"targets: expected a list of str (the references of the prediction), got "
-                            f"{type_name(targets)}")
-        return normalize_references(list(targets) if not isinstance(targets, str) else targets, 0, "targets")
+
+def _score_one(rouge: Rouge, pair: Any, target: Any, prediction: Any) -> Dict[str, Score]:
+    """:meth:`RougeScorer.score` on ``rouge`` (``pair``: its native per-pair scorer, or None)."""
+    if pair is not None and type(target) is str:
+        out = pair(prediction, target)
+        if out is not None:
+            return out
+    if type(target) is not str:
+        check_prediction(target, 0, "target")
+    return rouge.score(prediction=prediction, references=target)
+
+
+def _score_best(best: Rouge, pair: Any, targets: Any, prediction: Any) -> Dict[str, Score]:
+    """:meth:`RougeScorer.score_multi` on ``best`` (``multi_ref="max"``; ``pair``: its native per-pair
+    scorer, or None)."""
+    if (type(targets) is list or type(targets) is tuple) and targets:
+        if pair is not None:
+            out = pair(prediction, targets)
+            if out is not None:
+                return out
+        try:
+            return best.score(prediction=prediction, references=targets)
+        except TypeError:
+            _check_targets(targets, prediction)  # the error names `targets`
+            raise
+    return best.score(prediction=prediction, references=_check_targets(targets, prediction))
+
+
+def _check_targets(targets: Any, prediction: Any) -> List[str]:
+    check_prediction(prediction, 0, "prediction")
+    if not isinstance(targets, str) and (not hasattr(targets, "__iter__") or isinstance(targets, (Mapping, AbstractSet))):
+        raise TypeError(f"targets: expected a list of str (the references of the prediction), got "
+                        f"{type_name(targets)}")
+    return normalize_references(list(targets) if not isinstance(targets, str) else targets, 0, "targets")

@@ -301,3 +301,99 @@ def test_native_results_are_invisible_to_the_cyclic_gc():
     assert gc.is_tracked(out)
     batch = Rouge(["rouge1"], backend="native").score_examples(predictions=["a b"], references=["a"])
     assert not gc.is_tracked(batch[0]) and not gc.is_tracked(batch[0]["rouge1"])
+
+
+@needs_native
+def test_pair_function_scores_exact_str_and_hands_everything_else_to_its_fallback():
+    import gc
+    import weakref
+
+    rouge = Rouge(["rouge1", "rougeL"], use_stemmer=True, multi_ref="max")
+    scorer = core.native_scorer(rouge.config)
+    calls = []
+
+    def fallback(*args, **kwargs):
+        calls.append((args, kwargs))
+        return "fallback"
+
+    one = scorer.pair_function(True, False, None, fallback)
+    many = scorer.pair_function(False, True, native.Mode.max, fallback, [False, True])
+    assert isinstance(one, native.PairFunction) and "target, prediction" in repr(one)
+    want = rouge.score(prediction="the cats ran", references="a cat runs")
+    assert one("a cat runs", "the cats ran") == want and not calls
+    assert many("the cats ran", ["a cat runs", "x"]) == rouge.score(prediction="the cats ran", references=["a cat runs", "x"])
+    assert many("the cats ran", ("a cat runs",)) == want and not calls
+
+    class Text(str):
+        pass
+
+    declined = [((["a"], "b"), {}), (("a", b"b"), {}), ((Text("a"), "b"), {}), (("a", "b", "c"), {}), (("a",), {}),
+                ((), {"target": "a", "prediction": "b"})]
+    for args, kwargs in declined:
+        assert one(*args, **kwargs) == "fallback"
+    assert calls == declined
+    calls.clear()
+    for refs in ([], "a b", ["a", 1], [Text("a")], ["a", None]):
+        assert many("a b", refs) == "fallback"
+    assert many("the dog", ["a cat"]) == "fallback"  # rougeL scores 0: declined by the flag
+    assert len(calls) == 6
+    with pytest.raises(TypeError, match="fallback"):
+        scorer.pair_function(True, False, None, None)
+    with pytest.raises(ValueError, match="zero_decline"):
+        scorer.pair_function(True, False, None, fallback, [True])
+    with pytest.raises(TypeError, match="Mode"):
+        scorer.pair_function(True, False, 1, fallback)
+
+    class Holder:  # a cycle through the fallback is collected
+        pass
+
+    def make():
+        holder = Holder()
+        holder.f = scorer.pair_function(True, False, None, lambda *a: holder)
+        return weakref.ref(holder)
+
+    ref = make()
+    gc.collect()
+    assert ref() is None
+
+
+@needs_native
+def test_rouge_scorer_entry_points_are_native_and_keep_their_python_behaviour():
+    scorer = RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True)
+    assert isinstance(scorer.score, native.PairFunction) and isinstance(scorer.score_multi, native.PairFunction)
+    python = RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True, backend="python")
+    for t, p in (("The cats\nran", "a cat runs"), ("", "x"), ("x", "")):
+        assert scorer.score(t, p) == python.score(t, p) == scorer.score(target=t, prediction=p)
+        assert scorer.score_multi([t, "cat"], p) == python.score_multi([t, "cat"], p)
+    with pytest.raises(TypeError, match="target"):
+        scorer.score(["a"], "b")
+    with pytest.raises(TypeError, match="targets"):
+        scorer.score_multi(5, "b")
+
+    import gc
+    import weakref
+
+    from rouge_metric.rouge_score.rouge_scorer import RougeScorer as DropIn
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:  # no reference cycle: a dropped scorer is freed at once, with its native scorers
+        for make in (lambda: RougeScorer(["rouge1", "rougeL"]), lambda: DropIn(["rouge1", "rougeL"])):
+            one = make()
+            one.score("a b", "a"), one.score_multi(["a b"], "a"), one.score(target="a b", prediction="a")
+            ref = weakref.ref(one)
+            del one
+            assert ref() is None
+    finally:
+        if enabled:
+            gc.enable()
+
+    class Mine(RougeScorer):
+        def score(self, target, prediction):
+            return "mine"
+
+    assert Mine(["rouge1"]).score("a", "b") == "mine"  # a subclass's method stays its own
+    import pickle
+
+    clone = pickle.loads(pickle.dumps(scorer))
+    assert isinstance(clone.score, native.PairFunction) and clone.score("a b", "a") == scorer.score("a b", "a")

@@ -611,7 +611,20 @@ def _expected(types, pred, refs):
     return Rouge(list(types), backend="python").score(prediction=pred, references=refs)
 
 
-def test_pair_path_owns_references_while_the_python_stemmer_runs():
+def _pair_call(scorer, entry):
+    """The per-pair entry point ``entry`` of a raw Scorer as ``f(prediction, references)``: its bound
+    ``score``, or a PairFunction (whose fallback must not run: the input is plain)."""
+    if entry == "score":
+        return scorer.score
+
+    def fallback(*args, **kwargs):
+        raise AssertionError(f"fallback called with {args!r} {kwargs!r}")
+
+    return scorer.pair_function(False, True, None, fallback)
+
+
+@pytest.mark.parametrize("entry", ["score", "pair_function"])
+def test_pair_path_owns_references_while_the_python_stemmer_runs(entry):
     types = ("rouge1", "rougeL", "rougeLsum")
     words = ["alpha", "bravo", "charlie", "delta", "echo"]
     for trial in range(3 if not FULL else 20):
@@ -629,12 +642,13 @@ def test_pair_path_owns_references_while_the_python_stemmer_runs():
             return token  # identity stems: the scores are those of the unstemmed texts
 
         _, scorer = _raw_scorer(stem, types)
-        got = scorer.score(pred, refs)
+        got = _pair_call(scorer, entry)(pred, refs)
         assert fired, "the stemmer callback never ran"
         assert got == want, f"trial {trial}: {got} != {want}"
 
 
-def test_pair_path_owns_references_while_waiting_for_a_batch():
+@pytest.mark.parametrize("entry", ["score", "pair_function"])
+def test_pair_path_owns_references_while_waiting_for_a_batch(entry):
     """A batch holds the vocabulary (its Python stemmer sleeps with the GIL released); a per-pair call
     on the same vocabulary waits for it without the GIL, and meanwhile a third thread empties its list."""
     types = ("rouge1", "rougeL", "rougeLsum")
@@ -648,6 +662,7 @@ def test_pair_path_owns_references_while_waiting_for_a_batch():
         return token
 
     _, scorer = _raw_scorer(stem, types)
+    call = _pair_call(scorer, entry)
     refs = _fresh_texts(words, 6, "w")
     pred = " ".join(words) + " w0x tail0"
     want = _expected(types, pred, list(refs))
@@ -664,7 +679,7 @@ def test_pair_path_owns_references_while_waiting_for_a_batch():
         holding.wait()
         calling.set()
         try:
-            got.append(scorer.score(pred, refs))
+            got.append(call(pred, refs))
         except BaseException as exc:  # noqa: BLE001
             errors.append(exc)
 

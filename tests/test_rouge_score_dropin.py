@@ -166,6 +166,50 @@ def test_rouge_types_changed_in_place_are_honoured():
     assert exact(ours.score("a b c", "a c")) == exact(real.score("a b c", "a c"))
 
 
+def test_settings_changed_between_calls_are_honoured():
+    """Every setting rouge-score reads at each call, changed between calls of the same scorer (the
+    per-pair native entry point of the first settings must not be used for the next)."""
+    ours, real = rouge_scorer.RougeScorer(["rouge1", "rougeL"]), rs_scorer.RougeScorer(["rouge1", "rougeL"])
+    pairs = [("The cats ran\nfast", "the cat runs"), ("", "x y"), ("a b", "")]
+
+    def same():
+        for t, p in pairs:
+            assert outcome(ours.score, t, p) == outcome(real.score, t, p)
+            assert outcome(ours.score_multi, [t, "cats"], p) == outcome(real.score_multi, [t, "cats"], p)
+
+    same()
+    for scorer in (ours, real):
+        scorer.rouge_types[0] = "rouge2"  # in place
+    same()
+    for scorer in (ours, real):
+        scorer.rouge_types = ("rougeLsum", "rouge1")  # another object
+    same()
+    for scorer in (ours, real):
+        scorer.rouge_types = ["rouge1", "rougeX"]  # invalid: the error at rouge-score's step
+    same()
+    for scorer in (ours, real):
+        scorer.rouge_types = ["rouge1", "rougeL"]
+        scorer._tokenizer = SplitTokenizer()  # rouge-score's own attribute, read at each call
+    same()
+    for scorer in (ours, real):
+        scorer._tokenizer = rs_tokenizers.DefaultTokenizer(True) if scorer is real else tokenizers.DefaultTokenizer(True)
+    same()
+
+
+def test_int_zeros_and_str_subclasses_on_the_fast_path():
+    """rougeL/rougeLsum of a text without tokens are int zeros, a zero score of texts with tokens float
+    zeros; str subclasses and keywords take the steps, with the same result."""
+    class Text(str):
+        pass
+
+    ours, real = (m.RougeScorer(["rouge1", "rougeL", "rougeLsum"], use_stemmer=True) for m in (rouge_scorer, rs_scorer))
+    for t, p in (("", ""), ("...", "a"), ("a b", "c d"), ("a\n\nb", "!!\nc"), ("x", "x"), (Text("a b"), Text("a"))):
+        assert exact(ours.score(t, p)) == exact(real.score(t, p))
+        assert exact(ours.score(target=t, prediction=p)) == exact(real.score(target=t, prediction=p))
+        assert exact(ours.score_multi((t, "zz"), p)) == exact(real.score_multi((t, "zz"), p))
+        assert exact(ours.score_multi([t], p)) == exact(real.score_multi([t], p))
+
+
 def test_tokenize_modules_match():
     from nltk.stem import porter
 

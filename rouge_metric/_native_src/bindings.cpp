@@ -431,6 +431,8 @@ PYBIND11_MODULE(_native, m) {
         .def_readonly("scores", &Batch::scores)
         .def("__repr__", [](const Batch& b) { return "<rouge_metric._native.Batch of " + std::to_string(b.n) + " examples>"; });
 
+    ready_pair_fn_type();
+    m.attr("PairFunction") = py::handle((PyObject*)&PAIR_FN_TYPE);
     py::class_<PyScorer>(m, "Scorer", "The default pipeline and all kernels in C++, for one configuration.")
         .def(py::init<std::shared_ptr<Vocab>, py::list, Mode, FMeasure, double, py::object>(), py::arg("vocab"),
              py::arg("specs"), py::arg("mode"), py::arg("fmeasure"), py::arg("fparam"), py::arg("score_type"),
@@ -439,6 +441,14 @@ PYBIND11_MODULE(_native, m) {
         .def("score", &PyScorer::score, py::arg("prediction"), py::arg("references"), py::arg("mode") = py::none(),
              "{type: Score} of one example (mode: a Mode, or None for the scorer's), or None when the input "
              "needs Python validation. O(tokenize + kernels) with the GIL held.")
+        .def("pair_function", &make_pair_fn, py::arg("refs_first"), py::arg("refs_list"), py::arg("mode"),
+             py::arg("fallback"), py::arg("zero_decline") = py::none(),
+             "A PairFunction f(a, b) -> {type: Score} of this scorer: refs_first: f(references, prediction) "
+             "(rouge-score's order), else f(prediction, references); refs_list: references a non-empty list "
+             "or tuple of str, else one str; mode: a Mode, or None for the scorer's. Exact str input is scored "
+             "here (O(tokenize + kernels), the GIL held); any other call goes to fallback(*args, **kwargs), as "
+             "does a call in which a type flagged in zero_decline (None, or one bool per type) scores P = R "
+             "= F = 0.")
         .def("batch", &PyScorer::batch, py::arg("predictions"), py::arg("references"), py::arg("num_threads") = 1,
              py::arg("want_values") = false, py::arg("want_dicts") = false, py::arg("first_index") = 0,
              "Score a batch on num_threads threads without the GIL: a Batch, or None when the input needs "

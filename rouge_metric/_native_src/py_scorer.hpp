@@ -1,19 +1,28 @@
 // Binding layer: the Python face of a Scorer (batch.hpp, ids.hpp): its configuration read from
 // Python (the _native.Kind / Mode / FMeasure enums, type names, the Score type), one example's
-// {type: Score} dict, and a batch's result as a _native.Batch. Included by bindings.cpp only, after
+// {type: Score} dict, a batch's result as a _native.Batch, and the per-pair _native.PairFunction (a
+// CPython type called by vectorcall, no pybind11 dispatch). Included by bindings.cpp only, after
 // pybind11.
 //
 // Ownership: everything here runs with the GIL held; the core releases it inside Scorer::batch and
-// score_id_batch (host.hpp), after the texts were pinned (py_text.hpp) or the ids interned (py_ids.hpp).
+// score_id_batch (host.hpp), after the texts were pinned (py_text.hpp) or the ids interned (py_ids.hpp),
+// and may release it inside Scorer::score_pair (waiting for a vocabulary that a batch holds), after the
+// texts were pinned or are arguments the caller holds (PairFunction).
+//
+// One file over 400 lines: every Python entry point of one Scorer (score, batch, batch_ids and the
+// PairFunction) shares its parsed configuration, its dict building and the text reading, and they
+// are read together when one changes.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "batch.hpp"
 #include "common.hpp"
+#include "host.hpp"
 #include "ids.hpp"
 #include "py_ids.hpp"
 #include "py_text.hpp"
@@ -149,15 +158,60 @@ struct PyScorer {
         if (!pins.text(pred.ptr(), tp)) return py::none();
         std::vector<Text> rt;
         if (!get_refs(refs.ptr(), rt, pins)) return py::none();
-        Triple small[64];
+        return py::reinterpret_steal<py::object>(score_texts(tp, rt.data(), rt.size(), md, nullptr));
+    }
+
+    // {type: Score} of one example (a new reference), or nullptr, with no Python error set, when a
+    // type flagged in zero_decline (one flag per type; nullptr: none) scores P = R = F = 0, so that
+    // the caller's own path decides what that score is. Every text is alive for the whole call.
+    PyObject* score_texts(const Text& tp, const Text* rt, size_t k, Mode md, const unsigned char* zero_decline) {
+        const size_t T = names.size();
+        Triple small[16];
         std::vector<Triple> big;
         Triple* o = small;
-        if (names.size() > 64) {
-            big.resize(names.size());
+        if (T > 16) {
+            big.resize(T);
             o = big.data();
         }
-        core.score_pair(tp, rt.data(), rt.size(), md, o);
-        return to_dict(o);
+        core.score_pair(tp, rt, k, md, o);
+        if (zero_decline)
+            for (size_t t = 0; t < T; ++t)
+                if (zero_decline[t] && o[t].p == 0.0 && o[t].r == 0.0 && o[t].f == 0.0) return nullptr;
+        return to_dict(o).release().ptr();
+    }
+
+    // The per-pair path of a PairFunction (below): pred one exact str; refs one exact str, or with
+    // refs_list a non-empty list or tuple of exact str. nullptr (no Python error set) for any other
+    // input, or as score_texts declines. pred and refs are the caller's arguments, alive for the whole
+    // call; the items of a list are pinned (another thread may empty it while the GIL is released).
+    PyObject* score_args(PyObject* pred, PyObject* refs, bool refs_list, Mode md, const unsigned char* zero_decline) {
+        Text tp;
+        if (!PyUnicode_CheckExact(pred) || !get_text(pred, tp)) return nullptr;
+        if (!refs_list) {
+            Text rt;
+            if (!PyUnicode_CheckExact(refs) || !get_text(refs, rt)) return nullptr;
+            return score_texts(tp, &rt, 1, md, zero_decline);
+        }
+        const bool list = PyList_CheckExact(refs);
+        if (!list && !PyTuple_CheckExact(refs)) return nullptr;
+        const size_t k = (size_t)PySequence_Fast_GET_SIZE(refs);
+        if (k == 0) return nullptr;
+        PyObject** items = PySequence_Fast_ITEMS(refs);
+        Text small[Pins::INLINE];
+        std::vector<Text> big;
+        Text* rt = small;
+        if (k > Pins::INLINE) {
+            big.resize(k);
+            rt = big.data();
+        }
+        for (size_t j = 0; j < k; ++j)
+            if (!PyUnicode_CheckExact(items[j]) || !get_text(items[j], rt[j])) return nullptr;
+        Pins pins;  // no Python code ran since the items were read
+        if (list) {
+            pins.reserve(k);
+            for (size_t j = 0; j < k; ++j) pins.pin(items[j]);
+        }
+        return score_texts(tp, rt, k, md, zero_decline);
     }
 
     // Batch: predictions list, references list (items str or list/tuple of str). Returns None when
@@ -172,7 +226,7 @@ struct PyScorer {
         // (Pins, not copies of the lists or tuples: thousands of new GC-tracked objects per call made
         // the cyclic collector walk the whole heap, a seventh of a warm batch's time.)
         Pins pins;
-        pins.v.reserve((size_t)n * 2);
+        pins.reserve((size_t)n * 2);
         std::vector<Text> ptexts((size_t)n), texts;
         std::vector<size_t> ref_off((size_t)n + 1, 0);
         texts.reserve((size_t)n * 2);
@@ -233,6 +287,167 @@ struct PyScorer {
         return pack(out, (size_t)n, want_values, want_dicts);
     }
 };
+
+
+// The Python error of the C++ exception being handled, as the binding layer's dispatch sets it
+// (pybind11's default translation, and the module's translator of SignalRaised in bindings.cpp).
+inline void set_python_error() {
+    try {
+        throw;
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (const py::builtin_exception& e) {
+        e.set_error();
+    } catch (const SignalRaised&) {
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    } catch (const std::bad_alloc& e) {
+        PyErr_SetString(PyExc_MemoryError, e.what());
+    } catch (const std::domain_error& e) {
+        PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::invalid_argument& e) {
+        PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::length_error& e) {
+        PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::out_of_range& e) {
+        PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const std::range_error& e) {
+        PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::overflow_error& e) {
+        PyErr_SetString(PyExc_OverflowError, e.what());
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (...) {
+        PyErr_SetString(PyExc_RuntimeError, "Caught an unknown exception!");
+    }
+}
+
+// _native.PairFunction: one example's {type: Score} from a call f(a, b) with no binding-layer
+// dispatch (CPython's vectorcall straight into Scorer::score_pair), the per-pair entry point of
+// rouge-score's calling convention. It scores exact str input (see PyScorer::score_args); every other
+// call (other types, keywords, another number of arguments, a declined zero score) goes, with the
+// same arguments, to `fallback`, the caller's Python path, which validates and raises.
+struct PairFn {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject* owner;              // the _native.Scorer that owns sc (a reference: keeps sc alive)
+    PyObject* fallback;           // a callable
+    PyScorer* sc;
+    unsigned char* zero_decline;  // PyMem block of one flag per type, or nullptr
+    Mode mode;
+    bool refs_first;              // f(references, prediction) (rouge-score's order), else f(prediction, references)
+    bool refs_list;               // references: a list or tuple of str, else one str
+};
+
+inline PyObject* pair_fn_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+    PairFn* f = (PairFn*)self;
+    if (!f->fallback) {  // cleared by the cyclic collector
+        PyErr_SetString(PyExc_RuntimeError, "rouge_metric._native.PairFunction: called after it was cleared");
+        return nullptr;
+    }
+    if (PyVectorcall_NARGS(nargsf) == 2 && !kwnames) {
+        PyObject* out = nullptr;
+        try {
+            out = f->sc->score_args(args[f->refs_first ? 1 : 0], args[f->refs_first ? 0 : 1], f->refs_list,
+                                    f->mode, f->zero_decline);
+        } catch (...) {
+            set_python_error();
+            return nullptr;
+        }
+        if (out) return out;
+    }
+    return PyObject_Vectorcall(f->fallback, args, nargsf, kwnames);
+}
+
+inline int pair_fn_traverse(PyObject* self, visitproc visit, void* arg) {
+    PairFn* f = (PairFn*)self;
+    Py_VISIT(f->owner);
+    Py_VISIT(f->fallback);
+    return 0;
+}
+
+// Breaks a cycle through the fallback (a bound method of the object that holds this function); the
+// owner, whose Scorer `sc` points into, stays until deallocation.
+inline int pair_fn_clear(PyObject* self) {
+    Py_CLEAR(((PairFn*)self)->fallback);
+    return 0;
+}
+
+inline void pair_fn_dealloc(PyObject* self) {
+    PairFn* f = (PairFn*)self;
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(f->fallback);
+    Py_CLEAR(f->owner);
+    PyMem_Free(f->zero_decline);
+    PyObject_GC_Del(self);
+}
+
+inline PyObject* pair_fn_repr(PyObject* self) {
+    PairFn* f = (PairFn*)self;
+    return PyUnicode_FromFormat("<rouge_metric._native.PairFunction (%s) of %zu types>",
+                                f->refs_first ? (f->refs_list ? "targets, prediction" : "target, prediction")
+                                              : (f->refs_list ? "prediction, references" : "prediction, reference"),
+                                f->sc->names.size());
+}
+
+inline PyTypeObject PAIR_FN_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+// Called once when the module is made.
+inline void ready_pair_fn_type() {
+    PyTypeObject& t = PAIR_FN_TYPE;
+    t.tp_name = "rouge_metric._native.PairFunction";
+    t.tp_doc = "f(a, b) -> {type: Score}: one example scored natively (Scorer.pair_function).";
+    t.tp_basicsize = sizeof(PairFn);
+    t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
+    t.tp_vectorcall_offset = offsetof(PairFn, vectorcall);
+    t.tp_call = PyVectorcall_Call;
+    t.tp_traverse = pair_fn_traverse;
+    t.tp_clear = pair_fn_clear;
+    t.tp_dealloc = pair_fn_dealloc;
+    t.tp_repr = pair_fn_repr;
+    if (PyType_Ready(&t) < 0) throw py::error_already_set();
+}
+
+// A PairFunction of the Scorer `owner` (see Scorer.pair_function in bindings.cpp).
+inline py::object make_pair_fn(py::object owner, bool refs_first, bool refs_list, py::handle mode,
+                               py::object fallback, py::handle zero_decline) {
+    PyScorer& sc = owner.cast<PyScorer&>();
+    if (!PyCallable_Check(fallback.ptr())) throw py::type_error("fallback: expected a callable");
+    const Mode md = mode.is_none() ? sc.core.mode : mode_arg(mode);
+    const size_t T = sc.names.size();
+    unsigned char* flags = nullptr;
+    if (!zero_decline.is_none()) {
+        if (!PySequence_Check(zero_decline.ptr()) || (size_t)PySequence_Size(zero_decline.ptr()) != T) {
+            PyErr_Clear();
+            throw py::value_error("zero_decline: expected None or one bool per rouge type (" + std::to_string(T) + ")");
+        }
+        py::sequence seq = py::reinterpret_borrow<py::sequence>(zero_decline);
+        flags = (unsigned char*)PyMem_Malloc(T ? T : 1);
+        if (!flags) throw std::bad_alloc();
+        for (size_t t = 0; t < T; ++t) {
+            int v = PyObject_IsTrue(py::object(seq[t]).ptr());
+            if (v < 0) {
+                PyMem_Free(flags);
+                throw py::error_already_set();
+            }
+            flags[t] = (unsigned char)v;
+        }
+    }
+    PairFn* f = PyObject_GC_New(PairFn, &PAIR_FN_TYPE);
+    if (!f) {
+        PyMem_Free(flags);
+        throw py::error_already_set();
+    }
+    f->vectorcall = pair_fn_call;
+    f->owner = owner.release().ptr();
+    f->fallback = fallback.release().ptr();
+    f->sc = &sc;
+    f->zero_decline = flags;
+    f->mode = md;
+    f->refs_first = refs_first;
+    f->refs_list = refs_list;
+    PyObject_GC_Track((PyObject*)f);
+    return py::reinterpret_steal<py::object>((PyObject*)f);
+}
 
 }  // namespace
 }  // namespace rouge

@@ -42,18 +42,35 @@ inline bool get_text(PyObject* o, Text& t) {
 // the caller's lists. The references are dropped when the Pins goes out of scope, with the GIL held
 // (every caller's scope ends after the GIL was taken back).
 struct Pins {
-    std::vector<PyObject*> v;
+    // The first INLINE references live in the object itself (a pair with a few references allocates
+    // nothing); the rest, in `more`.
+    static constexpr size_t INLINE = 8;
+    PyObject* first[INLINE];
+    size_t n = 0;
+    std::vector<PyObject*> more;
     Pins() = default;
     Pins(const Pins&) = delete;
     Pins& operator=(const Pins&) = delete;
     ~Pins() {
-        for (PyObject* o : v) Py_DECREF(o);
+        for (size_t k = 0; k < n; ++k) Py_DECREF(first[k]);
+        for (PyObject* o : more) Py_DECREF(o);
+    }
+    // Room for `count` references in all (a batch knows how many it pins).
+    void reserve(size_t count) {
+        if (count > INLINE) more.reserve(count - INLINE);
+    }
+    // A reference to o for the whole call.
+    void pin(PyObject* o) {
+        if (n < INLINE)
+            first[n++] = o;
+        else
+            more.push_back(o);
+        Py_INCREF(o);
     }
     // get_text of o, keeping o alive for the whole call.
     bool text(PyObject* o, Text& t) {
         if (!get_text(o, t)) return false;
-        Py_INCREF(o);
-        v.push_back(o);
+        pin(o);
         return true;
     }
 };

@@ -55,6 +55,7 @@ Score(precision=0, recall=0, fmeasure=0)
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Any, Dict, List, Optional, Tuple
 
 from .. import scoring as _core
@@ -125,15 +126,19 @@ def _tokens(value: Any, text: Any) -> List[Any]:
 class _Plan:
     """What one state of (rouge_types, tokenizer, split_summaries) scores on the fast path."""
 
-    __slots__ = ("types", "tokenizer", "split", "scorer", "score", "score_multi", "keys", "identity", "lcs")
+    __slots__ = ("types", "source", "tokenizer", "split", "scorer", "score", "score_multi", "keys", "identity",
+                 "lcs", "fast", "fast_multi")
 
     def __init__(self, types: Any, tokenizer: Any, split: Any) -> None:
         self.types = type(types)(types)  # a copy of the list or tuple (compared at every call)
+        self.source = types  # the object it was copied from (the fast path's first check)
         self.tokenizer = tokenizer
         self.split = split
         self.scorer: Optional[_core.RougeScorer] = None
         self.score: Any = None
         self.score_multi: Any = None
+        self.fast: Any = None
+        self.fast_multi: Any = None
         internal = [_classify(t) for t in self.types]
         if not internal or None in internal or type(tokenizer) is not tokenizers.DefaultTokenizer:
             return  # every call takes the Python path, which raises what rouge-score raises
@@ -149,6 +154,17 @@ class _Plan:
         self.scorer = scorer
         self.score = scorer.score
         self.score_multi = scorer.score_multi
+
+    def bind_fast(self, score: Any, score_multi: Any) -> None:
+        """The native entry points of this plan (:meth:`rouge_metric.RougeScorer.pair_function`), when its
+        keys are the types themselves: a call of exact str runs no Python code; any other call, and one
+        in which rougeL or rougeLsum scores 0 (maybe rouge-score's int zeros, see :meth:`finish`), goes to
+        ``score`` / ``score_multi``, the drop-in's own steps."""
+        if self.scorer is None or not self.identity:
+            return
+        zero = frozenset(self.lcs)
+        self.fast = self.scorer.pair_function(fallback=score, zero_decline=zero)
+        self.fast_multi = self.scorer.pair_function(fallback=score_multi, multi=True, zero_decline=zero)
 
     def finish(self, scores: Dict[str, Score], target: str, prediction: str) -> Dict[Any, Score]:
         """rouge-score's int ``Score(0, 0, 0)`` for rougeL/rougeLsum of a text without tokens, and its keys."""
@@ -213,18 +229,43 @@ class RougeScorer(scoring.BaseScorer):
         if (plan is None or plan.tokenizer is not self._tokenizer or plan.split is not self._split_summaries
                 or plan.types != types):
             plan = self._plan_cache = _Plan(types, self._tokenizer, self._split_summaries)
+            # The plan's native entry points fall back to this scorer's steps through a weak reference
+            # (no cycle: a scorer is freed as soon as it is dropped); they are called only from
+            # score and score_multi, while the scorer is alive.
+            me = weakref.ref(self)
+            plan.bind_fast(lambda target, prediction: me()._score(target, prediction),  # type: ignore[union-attr]
+                           lambda targets, prediction: me()._score_multi(targets, prediction))  # type: ignore[union-attr]
+        plan.source = types
         return plan
 
     # -------------------------------------------------------------------------------------- scoring
+    # score and score_multi: the plan's native entry point while the settings are the plan's (the same
+    # rouge_types object, its items unchanged, the same tokenizer and split_summaries), else the steps.
     def score(self, target: Any, prediction: Any) -> Dict[Any, Score]:
         """``{type: Score}`` of ``prediction`` against ``target`` (rouge-score's argument order)."""
+        plan = self._plan_cache
+        if (plan is not None and plan.fast is not None and plan.source is self.rouge_types
+                and plan.types == plan.source and plan.tokenizer is self._tokenizer
+                and plan.split is self._split_summaries):
+            return plan.fast(target, prediction)
+        return self._score(target, prediction)
+
+    def score_multi(self, targets: Any, prediction: Any) -> Dict[Any, Score]:
+        """Per type, the score of the target with the highest F-measure (the first on ties)."""
+        plan = self._plan_cache
+        if (plan is not None and plan.fast_multi is not None and plan.source is self.rouge_types
+                and plan.types == plan.source and plan.tokenizer is self._tokenizer
+                and plan.split is self._split_summaries):
+            return plan.fast_multi(targets, prediction)
+        return self._score_multi(targets, prediction)
+
+    def _score(self, target: Any, prediction: Any) -> Dict[Any, Score]:
         plan = self._plan()
         if plan is not None and plan.score is not None and type(target) is str and type(prediction) is str:
             return plan.finish(plan.score(target, prediction), target, prediction)
         return self._score_steps(target, prediction)
 
-    def score_multi(self, targets: Any, prediction: Any) -> Dict[Any, Score]:
-        """Per type, the score of the target with the highest F-measure (the first on ties)."""
+    def _score_multi(self, targets: Any, prediction: Any) -> Dict[Any, Score]:
         plan = self._plan()
         if (plan is not None and plan.score is not None and type(prediction) is str
                 and (type(targets) is list or type(targets) is tuple) and targets
