@@ -173,3 +173,13 @@ def test_docs_stand_on_their_own(repo_dir):
         for md in set(re.findall(r"[\w./-]*?([\w-]+\.md)\b", text)):
             assert md in names, f"{f.relative_to(repo_dir)} cites {md}, which is not in the repository"
         assert not re.search(r"pip install [\"']?rouge-metric-hf", text), f"{f.relative_to(repo_dir)}"
+
+
+def test_docs_do_not_cite_the_development_data_folder(repo_dir):
+    """The user-facing docs (README, hub card, docs/, benchmarks/README.md) describe the product on its own:
+    they name corpora and golden files by what they are, never by the development machine's folder."""
+    files = [repo_dir / "README.md", repo_dir / "hub_card.md", repo_dir / "benchmarks" / "README.md"]
+    files += sorted((repo_dir / "docs").glob("*.md"))
+    for f in files:
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            assert "../shared" not in line and "shared/corpora" not in line, f"{f.relative_to(repo_dir)}:{n}: {line}"
