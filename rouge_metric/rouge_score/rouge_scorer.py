@@ -241,21 +241,25 @@ class RougeScorer(scoring.BaseScorer):
     # -------------------------------------------------------------------------------------- scoring
     # score and score_multi: the plan's native entry point while the settings are the plan's (the same
     # rouge_types object, its items unchanged, the same tokenizer and split_summaries), else the steps.
+    def _live_plan(self) -> Any:
+        """The cached plan while the settings are still its own, else None."""
+        plan = self._plan_cache
+        if (plan is not None and plan.source is self.rouge_types and plan.types == plan.source
+                and plan.tokenizer is self._tokenizer and plan.split is self._split_summaries):
+            return plan
+        return None
+
     def score(self, target: Any, prediction: Any) -> Dict[Any, Score]:
         """``{type: Score}`` of ``prediction`` against ``target`` (rouge-score's argument order)."""
-        plan = self._plan_cache
-        if (plan is not None and plan.fast is not None and plan.source is self.rouge_types
-                and plan.types == plan.source and plan.tokenizer is self._tokenizer
-                and plan.split is self._split_summaries):
+        plan = self._live_plan()
+        if plan is not None and plan.fast is not None:
             return plan.fast(target, prediction)
         return self._score(target, prediction)
 
     def score_multi(self, targets: Any, prediction: Any) -> Dict[Any, Score]:
         """Per type, the score of the target with the highest F-measure (the first on ties)."""
-        plan = self._plan_cache
-        if (plan is not None and plan.fast_multi is not None and plan.source is self.rouge_types
-                and plan.types == plan.source and plan.tokenizer is self._tokenizer
-                and plan.split is self._split_summaries):
+        plan = self._live_plan()
+        if plan is not None and plan.fast_multi is not None:
             return plan.fast_multi(targets, prediction)
         return self._score_multi(targets, prediction)
 
