@@ -68,6 +68,14 @@ class EmptyTextError(ValueError):
     """A prediction or reference without any sentence (the package raises ValueError too)."""
 
 
+def _check_not_empty(hyp: Sequence[str], ref: Sequence[str]) -> None:
+    """The packages' refusal of a text without sentences, the hypothesis checked first."""
+    if not hyp:
+        raise EmptyTextError("Hypothesis is empty.")
+    if not ref:
+        raise EmptyTextError("Reference is empty.")
+
+
 class BacktrackTooDeep(RecursionError):
     """A sentence pair whose LCS backtrack is deeper than ``max_backtrack`` (the package's RecursionError)."""
 
@@ -187,10 +195,7 @@ def scores(hypothesis: str, reference: str, metrics: Sequence[str] = METRICS,
     """
     hyp = sentences(hypothesis)
     ref = sentences(reference)
-    if not hyp:
-        raise EmptyTextError("Hypothesis is empty.")
-    if not ref:
-        raise EmptyTextError("Reference is empty.")
+    _check_not_empty(hyp, ref)
     out: Dict[str, Dict[str, float]] = {}
     hw = rw = None
     for m in metrics:
@@ -376,10 +381,7 @@ def chinese_scores(hypothesis: str, reference: str, metrics: Sequence[str] = MET
     """
     hyp = chinese_sentences(hypothesis)
     ref = chinese_sentences(reference)
-    if not hyp:
-        raise EmptyTextError("Hypothesis is empty.")
-    if not ref:
-        raise EmptyTextError("Reference is empty.")
+    _check_not_empty(hyp, ref)
     hw, rw = words(hyp), words(ref)
     out: Dict[str, Dict[str, float]] = {}
     for m in metrics:
