@@ -141,7 +141,7 @@ san_compile, san_link = SANITIZERS[SANITIZE]
 ext = Pybind11Extension(
     "rouge_metric._native",
     [os.path.join(SRC, "bindings.cpp")],
-    depends=sorted(glob.glob(os.path.join(SRC, "*.hpp"))),
+    depends=sorted(glob.glob(os.path.join(SRC, "**", "*.hpp"), recursive=True)),
     include_dirs=[SRC],
     cxx_std=17,  # on macOS this also sets -mmacosx-version-min=10.14 (aligned new) unless
     # MACOSX_DEPLOYMENT_TARGET is set; see check_macos_target

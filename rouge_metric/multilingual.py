@@ -158,15 +158,18 @@ def snowball_language(name: str) -> Optional[str]:
 
 
 def snowball_stem_function(language: str) -> Callable[[str], str]:
-    """nltk's Snowball stemmer for ``language`` (needs no nltk data), as a function str -> str."""
+    """nltk's Snowball stemmer for ``language`` (needs no nltk data), as a function str -> str (its C++ twin
+    when the native core has it: :mod:`rouge_metric.stemmers`). Every word is stemmed as by a new instance:
+    nltk's Arabic stemmer carries a flag from word to word, which would make a stem depend on the order in
+    which words were first met."""
     if language not in SNOWBALL_LANGUAGES:
         raise ValueError(
             f"use_stemmer: unknown Snowball language {language!r}; allowed: "
             + ", ".join(SNOWBALL_PREFIX + lang for lang in SNOWBALL_LANGUAGES)
         )
-    from nltk.stem.snowball import SnowballStemmer
+    from .stemmers import snowball
 
-    return SnowballStemmer(language).stem
+    return snowball(language, history=False).stem
 
 
 # -------------------------------------------------------------------------------------- stopwords

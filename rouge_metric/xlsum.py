@@ -300,24 +300,22 @@ def find_bengali_rules(path: Any = None) -> str:
 
 
 def _snowball(lang: str) -> Tuple[Callable[[str], str], str]:
-    from importlib import metadata
+    from . import stemmers
 
-    from nltk.stem import SnowballStemmer
-
+    version = segment.package_version("nltk")
     if lang == "porter":
-        return SnowballStemmer("porter").stem, f"snowball-porter(nltk-{metadata.version('nltk')})"
+        return stemmers.snowball("porter"), f"snowball-porter(nltk-{version})"
     try:
-        stemmer = SnowballStemmer(lang, ignore_stopwords=True)
-        from nltk.corpus import stopwords
-
-        words = stopwords.words(lang)
+        words = stemmers.nltk_stopwords(lang)
     except LookupError:
         raise LookupError(
             f"lang={lang!r} with use_stemmer=True is XL-Sum's Snowball stemmer with ignore_stopwords=True, which "
             "needs nltk's 'stopwords' corpus; it is not installed. Install it with `python -m nltk.downloader "
             "stopwords` or point $NLTK_DATA at a copy (rouge_metric never downloads data)") from None
-    digest = hashlib.sha256("\n".join(sorted(set(words))).encode("utf-8")).hexdigest()[:8]
-    return stemmer.stem, f"snowball-{lang}(nltk-{metadata.version('nltk')},stop=nltk:{digest}(n={len(set(words))}))"
+    unique = sorted(set(words))
+    digest = hashlib.sha256("\n".join(unique).encode("utf-8")).hexdigest()[:8]
+    return (stemmers.snowball(lang, unique),
+            f"snowball-{lang}(nltk-{version},stop=nltk:{digest}(n={len(unique)}))")
 
 
 def language_stemmer(lang: Optional[str], bengali_rules: Any = None) -> Tuple[Optional[Callable[[str], str]], str]:
@@ -330,14 +328,15 @@ def language_stemmer(lang: Optional[str], bengali_rules: Any = None) -> Tuple[Op
     if lang == "hindi":
         return hindi_stem, "hindi-suffixes(ramanathan2003)"
     if lang == "turkish":
+        from . import stemmers
+
         try:
-            from TurkishStemmer import TurkishStemmer
+            return stemmers.turkish(), f"turkishstemmer({segment.package_version('TurkishStemmer')})"
         except ImportError as exc:
             raise segment.SegmenterMissing(
                 f"lang='turkish' with use_stemmer=True needs the package 'TurkishStemmer', which is not installed "
                 f"({exc}); install it with `pip install TurkishStemmer` (or the '{EXTRA}' extra: `pip install -e \".[{EXTRA}]\"`)"
             ) from None
-        return TurkishStemmer().stem, f"turkishstemmer({segment.package_version('TurkishStemmer')})"
     if lang == "bengali":
         path = find_bengali_rules(bengali_rules)
         with open(path, "rb") as f:

@@ -1,0 +1,12 @@
+// nltk's Snowball stemmer for arabic (nltk.stem.snowball): no native twin yet; the Python layer runs nltk's.
+#pragma once
+
+#include "stem_common.hpp"
+
+namespace rouge {
+namespace stem {
+
+inline constexpr Language SNOWBALL_ARABIC{"arabic", nullptr};
+
+}  // namespace stem
+}  // namespace rouge
