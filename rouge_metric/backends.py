@@ -151,6 +151,8 @@ class PipelineBackend:
             self.pipeline = TextPipeline(config) if pipeline is None else pipeline
             self.check_one, self.check_batch = check_one_text, validate_batch
         self.process = self.pipeline.process
+        #: the pipeline's per-scorer state of an order-dependent tokenizer (text.register_tokenizer), or None
+        self.session = getattr(self.pipeline, "session", None)
         #: a pipeline's own pair statistics (the ROUGE-1.5.5 pipeline's), called with the example and
         #: reference indices for its error messages; None: the core's
         self.own_stats = getattr(self.pipeline, "pair_stats", None)
@@ -173,6 +175,12 @@ class PipelineBackend:
     def example_stats(self, prediction: Any, references: List[Any], index: int = 0
                       ) -> Tuple[List[List[Stats]], int, float]:
         process, specs, kernels, own = self.process, self.specs, self.kernels, self.own_stats
+        session = self.session
+        if session is not None and not session.settled:  # the views in the order the original meets them
+            views = session.views(prediction, references)
+            per_ref = [pair_stats(specs, kernels, pv, rv) for pv, rv in views]
+            return (per_ref, self._length(views[0][0]),
+                    sum(self._length(rv) for _, rv in views) / len(references))
         pv = process(prediction)
         per_ref = []
         ref_len = 0

@@ -46,12 +46,24 @@ class LanguageStemmer:
 
     def __init__(self, name: str, stem: Callable[[str], str],
                  stem_many: Optional[Callable[[Sequence[str]], List[str]]] = None, native: bool = False,
-                 state: Optional[Any] = None) -> None:
+                 state: Optional[Any] = None, new: Optional[Callable[[], "LanguageStemmer"]] = None) -> None:
         self.name = name
         self.stem = stem
         self.native = native
         self._many = stem_many
         self._state = state  # an object with a read/write ``state`` attribute, or None (stateless)
+        self._new = new
+
+    @property
+    def stateful(self) -> bool:
+        """True when a stem can depend on the words this instance stemmed before (see :attr:`state`)."""
+        return self._state is not None
+
+    def new(self) -> "LanguageStemmer":
+        """A new instance with the same settings (its state as a new original instance's)."""
+        if self._new is None:
+            raise TypeError(f"{self!r} cannot make a new instance of itself")
+        return self._new()
 
     def __call__(self, word: str) -> str:
         return self.stem(word)
@@ -98,7 +110,9 @@ def _twin(name: str, stopwords: Optional[Sequence[str]], backend: Optional[str],
     if name not in getattr(mod, "language_stemmers", lambda: ())():
         return None
     twin = mod.LanguageStemmer(name, stopwords, history)
-    return LanguageStemmer(name, twin.stem, twin.stem_many, native=True, state=twin)
+    return LanguageStemmer(name, twin.stem, twin.stem_many, native=True,
+                           state=twin if name == "arabic" and history else None,
+                           new=lambda: _twin(name, stopwords, backend, history))
 
 
 def snowball_checked() -> bool:
@@ -129,18 +143,21 @@ def snowball(language: str, stopwords: Optional[Sequence[str]] = None, backend: 
     inner = st.stemmer
     if stopwords is not None:
         inner.stopwords = set(stopwords)  # what ignore_stopwords=True loads, given by the caller
+
+    def new() -> LanguageStemmer:
+        return snowball(language, stopwords, backend, history)
+
     if language != "arabic":
-        return LanguageStemmer(language, st.stem)
-    state = _NltkArabicState(inner)
+        return LanguageStemmer(language, st.stem, new=new)
     if history:
-        return LanguageStemmer(language, st.stem, state=state)
+        return LanguageStemmer(language, st.stem, state=_NltkArabicState(inner), new=new)
     stem = st.stem
 
     def fresh(word: str) -> str:
         inner.suffixes_verb_step1_success = False
         return stem(word)
 
-    return LanguageStemmer(language, fresh, state=state)
+    return LanguageStemmer(language, fresh, new=new)
 
 
 def turkish(backend: Optional[str] = None) -> LanguageStemmer:
@@ -155,7 +172,7 @@ def turkish(backend: Optional[str] = None) -> LanguageStemmer:
             return twin
     from TurkishStemmer import TurkishStemmer
 
-    return LanguageStemmer("TurkishStemmer", TurkishStemmer().stem)
+    return LanguageStemmer("TurkishStemmer", TurkishStemmer().stem, new=lambda: turkish(backend))
 
 
 # ------------------------------------------------------------------------------- nltk's stopword lists

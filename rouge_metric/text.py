@@ -275,7 +275,8 @@ def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]],
                        sentence_func: Optional[Callable[[str, Optional[CachedStemmer]], List[str]]] = None,
                        describe: Optional[Callable[[], str]] = None,
                        spans: Optional[Callable[[str], List[Located]]] = None,
-                       sentence_spans: Optional[Callable[[str], List[Located]]] = None) -> None:
+                       sentence_spans: Optional[Callable[[str], List[Located]]] = None,
+                       session: Optional[Callable[[RougeConfig], Any]] = None) -> None:
     """Register a named tokenizer ``func(text, stemmer) -> tokens`` (used by optional modules).
 
     ``sentence_func``: tokenizes each sentence of rougeLsum/rougeW instead of ``func`` (a recipe whose
@@ -283,8 +284,17 @@ def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]],
     version, dictionary, settings); default: ``name``. ``spans(text)`` (and ``sentence_spans(sentence)``
     for ``sentence_func``): the tokens of ``func(text, None)`` with their character spans in ``text``
     (:data:`Located`), so that explanations highlight the user's words; without it they show tokens.
+    ``session(config)``: for a tokenizer whose first tokens depend on the order in which one scorer meets
+    its texts (a stemmer that changes after a word, as XL-Sum's Arabic one does), the state of one scorer
+    (:attr:`TextPipeline.session`): an object whose ``settled`` is True once the cached ``func`` gives this
+    scorer's tokens, and whose ``views(prediction, references)`` gives, until then, the ``(prediction view,
+    reference view)`` of each reference in the order the original meets them; None when it needs none.
     """
     _NAMED_TOKENIZERS[name] = func  # accepted by check_tokenizer_name; TOKENIZERS stays the public set
+    if session is not None:
+        _SESSIONS[name] = session
+    else:
+        _SESSIONS.pop(name, None)
     if line_separable and sentence_func is None:
         _LINE_SEPARABLE.add(name)
     else:
@@ -299,6 +309,8 @@ def register_tokenizer(name: str, func: Callable[[str, Optional[CachedStemmer]],
         _SENTENCE_SPAN_FINDERS[name] = sentence_spans
 
 
+#: Registered tokenizers' per-scorer state factories (``session`` of :func:`register_tokenizer`).
+_SESSIONS: Dict[str, Callable[[RougeConfig], Any]] = {}
 #: Registered tokenizers' span finders for their ``sentence_func``.
 _SENTENCE_SPAN_FINDERS: Dict[str, Callable[[str], List[Located]]] = {}
 #: Registered tokenizers whose sentences are tokenized by another function.
@@ -396,13 +408,16 @@ class TextPipeline:
 
     ``process(text)`` returns ``(tokens, sentences)``: the whole-text token list (rougeN, rougeL,
     rougeS/SU) and the list of per-sentence token lists (rougeLsum, rougeW; ``None`` when no
-    requested type needs sentences).
+    requested type needs sentences). ``session``: this pipeline's state for a tokenizer registered with
+    one (:func:`register_tokenizer`), else None.
     """
 
     def __init__(self, config: RougeConfig) -> None:
         self.config = config
         tok = config.tokenizer
         self.stemmer: Optional[CachedStemmer] = None
+        session = _SESSIONS.get(tok) if isinstance(tok, str) else None
+        self.session: Any = session(config) if session is not None else None
         self.tokenize_sentence: Optional[Callable[[str], List[str]]] = None  # None: self.tokenize
         if isinstance(tok, str):
             if config.use_stemmer:

@@ -387,6 +387,8 @@ class XLSumTokenizer:
             self.segmenter, seg_name = None, "none"
         self.stem: Optional[Callable[[str], str]] = None
         stem_name = "none"
+        #: a new instance of an order-dependent stemmer (nltk's Arabic one), or None
+        self.new_stemmer: Optional[Callable[[], Any]] = None
         if use_stemmer:
             if callable_stemmer is not None:
                 self.stem = callable_stemmer
@@ -396,6 +398,13 @@ class XLSumTokenizer:
                 self.stem, stem_name = language_stemmer(self.lang, bengali_rules)
                 if self.stem is None:
                     _warn_unstemmed(self.lang)
+                elif getattr(self.stem, "stateful", False):
+                    # nltk's Arabic stemmer takes one branch until the first word that passes its verb-suffix
+                    # step and the other for every later word of the instance. XL-Sum's scorer has one
+                    # instance, which meets that word within its first text: the cached tokens here are those
+                    # of a scorer past it; a scorer's first texts go through its session (OracleOrder).
+                    self.new_stemmer = self.stem.new
+                    self.stem.state = True
         self.description = (f"xlsum(lang={self.lang or 'none'},seg={seg_name},fallback={self.fallback.name},"
                             f"stem={stem_name}" + (f",min={min_char_length}" if self.stem is not None else "") + ")")
         self._cache: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
@@ -409,12 +418,16 @@ class XLSumTokenizer:
             tokens = self.fallback(cleaned)
         return tokens
 
-    def _stemmed(self, tokens: Sequence[str]) -> Tuple[str, ...]:
+    def _stemmed(self, tokens: Sequence[str], stemmer: Optional[Callable[[str], str]] = None) -> Tuple[str, ...]:
+        """The tokens stemmed (those longer than ``min_char_length``) with the cached stems of this pipeline,
+        or with ``stemmer`` (every occurrence, in order, uncached), empty ones dropped."""
         stem = self.stem
         if stem is None:
             return tuple(t for t in tokens if t)
-        stems = self._stems
         min_len = self.min_char_length
+        if stemmer is not None:
+            return tuple(t for t in (stemmer(t) if len(t) > min_len else t for t in tokens) if t)
+        stems = self._stems
         out = []
         for t in tokens:
             if len(t) > min_len:
@@ -489,6 +502,47 @@ class XLSumTokenizer:
         if out is None:
             out = self._keep(self._line_cache, line, self._stemmed(clean_words(line.lower())))
         return list(out)
+
+    def session(self, config: Any) -> Optional["OracleOrder"]:
+        """The per-scorer state of one scorer of this pipeline (:func:`rouge_metric.text.register_tokenizer`):
+        an :class:`OracleOrder` when the stemmer depends on the order of its words, else None."""
+        return OracleOrder(self, config) if self.new_stemmer is not None else None
+
+
+class OracleOrder:
+    """The start of one XL-Sum ``RougeScorer`` whose stemmer depends on the order of its words (nltk's Arabic
+    stemmer: :class:`~rouge_metric.stemmers.LanguageStemmer`): until the stemmer has met the word that changes
+    it for good, each pair is tokenized here as XL-Sum's ``score(target, prediction)`` does it, one reference
+    after the other: the target, the prediction, then, for rougeLsum, the target's lines and the prediction's
+    lines, every token stemmed in that order by this scorer's own stemmer. After that word, ``settled`` is True
+    and the scorer uses the shared cached pipeline, whose stems are those of a stemmer past it. One
+    :class:`~rouge_metric.Rouge` of the recipe is one XL-Sum scorer: its first pairs are scored as by a new
+    XL-Sum scorer (a copy made by pickling starts anew)."""
+
+    def __init__(self, tok: XLSumTokenizer, config: Any) -> None:
+        assert tok.new_stemmer is not None
+        self._tok = tok
+        self._stem = tok.new_stemmer()
+        self._lines = sum(1 for t in config.rouge_types if t == "rougeLsum")
+        self._need_tokens = any(t != "rougeLsum" for t in config.rouge_types)
+
+    @property
+    def settled(self) -> bool:
+        return bool(self._stem.state)
+
+    def views(self, prediction: str, references: Sequence[str]) -> List[Tuple[Tuple[Any, Any], Tuple[Any, Any]]]:
+        tok, stem = self._tok, self._stem
+        out = []
+        for ref in references:
+            rt = list(tok._stemmed(tok._segment(ref), stem))
+            pt = list(tok._stemmed(tok._segment(prediction), stem))
+            rl = pl = None
+            for _ in range(self._lines):
+                rl = [list(tok._stemmed(clean_words(s.lower()), stem)) for s in ref.split("\n") if s]
+                pl = [list(tok._stemmed(clean_words(s.lower()), stem)) for s in prediction.split("\n") if s]
+            keep = self._need_tokens
+            out.append(((pt if keep else None, pl), (rt if keep else None, rl)))
+        return out
 
 
 def cleaned_sources(text: str) -> Tuple[str, List[Optional[int]]]:
@@ -607,7 +661,7 @@ def xlsum_tokenizer(lang: Optional[str] = None, use_stemmer: bool = False, **set
             tok = XLSumTokenizer(lang, use_stemmer, **settings)
             name = f"xlsum#{len(_SHARED)}"
             register_tokenizer(name, tok.tokens, sentence_func=tok.line_tokens, describe=lambda d=tok.description: d,
-                               spans=tok.token_spans, sentence_spans=tok.line_spans)
+                               spans=tok.token_spans, sentence_spans=tok.line_spans, session=tok.session)
             hit = _SHARED[key] = (tok, name)
     return hit
 

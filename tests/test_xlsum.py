@@ -108,9 +108,14 @@ _ORACLES: Dict[Any, Any] = {}
 _OURS: Dict[Any, Any] = {}
 
 
+def _history(stem: bool, lang: Any) -> bool:
+    """nltk's Arabic stemmer depends on the words it met before: each comparison needs new scorers."""
+    return stem and xlsum.canonical_language(lang) == "arabic"
+
+
 def oracle(types: Sequence[str], stem: bool, lang: Any, **kw: Any):
     key = (tuple(types), stem, lang, tuple(sorted(kw.items())))
-    if key not in _ORACLES:
+    if key not in _ORACLES or _history(stem, lang):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             _ORACLES[key] = oracle_scorer.RougeScorer(list(types), use_stemmer=stem, lang=lang, **kw)
@@ -119,7 +124,7 @@ def oracle(types: Sequence[str], stem: bool, lang: Any, **kw: Any):
 
 def ours(types: Sequence[str], stem: bool, lang: Any, **kw: Any) -> XLSumRouge:
     key = (tuple(types), stem, lang, tuple(sorted(kw.items())))
-    if key not in _OURS:
+    if key not in _OURS or _history(stem, lang):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             _OURS[key] = XLSumRouge(list(types), use_stemmer=stem, lang=lang, **kw)
@@ -459,16 +464,16 @@ def test_signature_names_language_segmenter_fallback_and_stemmer():
     assert "stem=snowball-porter(" in ours(["rouge1"], True, None).signature()
 
 
-def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch):
+def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch, tmp_path):
     import nltk.corpus
-    import nltk.stem.snowball
+    import nltk.data
 
     class Missing:
         def words(self, *args):
             raise LookupError("Resource stopwords not found.")
 
-    monkeypatch.setattr(nltk.corpus, "stopwords", Missing())
-    monkeypatch.setattr(nltk.stem.snowball, "stopwords", Missing(), raising=False)
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])  # no folder with the corpus
+    monkeypatch.setattr(nltk.corpus, "stopwords", Missing())  # nltk's own reader, when it is the one used
     with pytest.raises(LookupError, match="needs nltk's 'stopwords' corpus.*never downloads"):
         xlsum.language_stemmer("dutch")
 
@@ -529,3 +534,37 @@ def test_pickle_round_trip():
     clone = pickle.loads(pickle.dumps(scorer))
     assert clone.signature() == scorer.signature()
     assert clone.score("नमस्ते दुनिया", "नमस्ते भारत") == scorer.score("नमस्ते दुनिया", "नमस्ते भारत")
+
+
+@needs_stopwords
+def test_arabic_stemmer_history_as_in_one_xlsum_scorer():
+    """nltk's Arabic stemmer stems "جشزو" as itself until the instance has met a word like "كتبنا" (whose verb
+    suffix it strips), and as "جشز" after: XL-Sum's scorer's first pair depends on the order in which it meets
+    its words. One XLSumRouge, or one Rouge of the recipe, is one XL-Sum scorer: the same numbers, pair by pair,
+    from its first pair on, on every entry point."""
+    from rouge_metric.recipes import make_rouge
+
+    pairs = [("جشزو كتبنا جشزو\nجشزو الكتاب", "جشزو جشزو\nالكتاب جشزو"), ("جشزو الكتاب", "جشزو كتبنا")]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        orc = oracle_scorer.RougeScorer(types, use_stemmer=True, lang="arabic")
+        want = [orc.score(t, p) for t, p in pairs]
+        stale = oracle_scorer.RougeScorer(types, use_stemmer=True, lang="arabic")
+        stale.score("كتبنا", "كتبنا")  # a scorer past the word: different first-pair numbers
+        assert stale.score(*pairs[0]) != want[0]
+    per_pair = XLSumRouge(types, use_stemmer=True, lang="arabic")
+    assert [per_pair.score(t, p) for t, p in pairs] == want
+    batch = XLSumRouge(types, use_stemmer=True, lang="arabic").score_examples(
+        predictions=[p for _, p in pairs], references=[t for t, _ in pairs])
+    assert batch == want
+    rouge = make_rouge(types, recipe="xlsum", lang="arabic", use_stemmer=True)
+    result = rouge.compute(predictions=[p for _, p in pairs], references=[[t] for t, _ in pairs],
+                           return_per_example=True)
+    assert result.per_example == want
+    for t in types:
+        assert result.scores[t].fmeasure == (want[0][t].fmeasure + want[1][t].fmeasure) / 2
+    again = rouge.score_examples(predictions=[pairs[0][1]], references=[pairs[0][0]])  # the same scorer, later
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert again == [orc.score(*pairs[0])] != [want[0]]
