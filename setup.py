@@ -77,6 +77,8 @@ class BuildExt(build_ext):
             os.makedirs(gen_dir, exist_ok=True)
             subprocess.check_call([sys.executable, os.path.join(HERE, SRC, "gen_lower_table.py"),
                                    os.path.join(gen_dir, "lower_table.h")])
+            subprocess.check_call([sys.executable, os.path.join(HERE, SRC, "gen_xlsum_table.py"),
+                                   os.path.join(gen_dir, "xlsum_table.h")])
             for ext in self.extensions:
                 ext.include_dirs.insert(0, gen_dir)
             super().run()

@@ -12,8 +12,9 @@ reference). Ours is ``XLSumRouge(...).score_examples`` on the whole batch (nativ
 
 - **Warm**: one process; both scorers built and called once on the corpus untimed (that call is the
   parity check); then ``--rounds`` rounds alternating which side runs first. Each round times the oracle
-  and ours twice: *cache-cold* (our caches of tokens per text, per rougeLsum line, stems per token and
-  the segmenter's cache emptied just before: the work of a first call, imports and loading aside) and
+  and ours twice: *cache-cold* (every cache of ours emptied just before, ``XLSumRouge.clear_cache``: tokens
+  per text, per rougeLsum line, stems per token, the segmenter's output and the scorer's token ids: the work
+  of a first call, imports and loading aside) and
   *cache-hot* (the caches as the previous call left them). Medians of CPU time (``time.process_time``)
   and of wall time; the ratio is the median of the per-round ratios.
 - **Cold**: a fresh process per side and round (``--cold-rounds``, alternating order): imports, building
@@ -130,7 +131,7 @@ def warm(name: str, rounds: int, stem: bool) -> Dict[str, Any]:
                 cpu, wall, out = timed(lambda: run_oracle(oracle, preds, refs))
             else:
                 if side == "cold":
-                    ours.tokenizer.clear_cache()
+                    ours.clear_cache()
                 cpu, wall, out = timed(lambda: run_ours(ours, preds, refs))
                 if r == 0 and side == "cold":
                     check_equal(name, want, out)
@@ -168,7 +169,7 @@ def external_share(name: str, rounds: int, stem: bool) -> Dict[str, Any]:
     stemmed = sorted(w for w in words if len(w) > tok.min_char_length) if tok.stem is not None else []
     rec: Dict[str, List[float]] = {"cold_cpu": [], "seg_cpu": [], "stem_cpu": []}
     for _ in range(rounds):
-        tok.clear_cache()
+        ours.clear_cache()
         rec["cold_cpu"].append(timed(lambda: run_ours(ours, preds, refs))[0])
         rec["seg_cpu"].append(timed(lambda: [seg(c) if seg is not None else tok.fallback(c) for c in cleaned])[0])
         rec["stem_cpu"].append(timed(lambda: [tok.stem(w) for w in stemmed])[0])

@@ -12,7 +12,8 @@ from .core import NativeBackendMissingWarning, active_backend
 from .multilingual import SNOWBALL_LANGUAGES, unicode_tokenize
 from .result import (AggregateScore, Comparison, ComparisonResult, CorpusResult, GenerationResult, Score,
                      output_key)
-from .scoring import Rouge, RougeScorer, compute
+from .recipes import compute, make_rouge
+from .scoring import Rouge, RougeScorer
 from .sentence_split import split_sentences
 
 # Imported on first use (PEP 562), so that `import rouge_metric` costs only what scoring needs: a
@@ -52,6 +53,7 @@ __all__ = [
     "compare",
     "compute",
     "generate_and_score",
+    "make_rouge",
     "output_key",
     "rouge_reward",
     "split_sentences",

@@ -13,7 +13,11 @@ which one ran (the signature names it).
 
 Both produce a :class:`ScoreBatch` per run of consecutive examples: the ``{type: Score}`` of each
 example when asked, the flat (P, R, F) values when asked, the lengths, and (native) the exact partial
-sums of every column, which :meth:`~rouge_metric.aggregate.CorpusAccumulator.add_batch` merges.
+sums of every column, which :meth:`~rouge_metric.aggregate.CorpusAccumulator.add_batch` merges. On the
+native kernels, the Python pipeline's batches go to the native id scorer (:class:`InternedScorer`).
+
+One file over 450 lines: the protocol, its two implementations and the id route between them share the
+batch type, the chunk sizes and the error-locating rules, which must stay one set.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from .inputs import check_one_ids, check_one_text, validate_batch
 from .measures import ROUNDINGS, Stats, View, make_fmeasure, pair_stats
 from .result import Score
 from .segment import SegmenterError, locate_failure
-from .text import TextPipeline
+from .text import TextPipeline, get_stemmer
 
 try:  # typing.Protocol is in every supported Python; the fallback keeps static tools quiet elsewhere
     from typing import Protocol
@@ -133,6 +137,9 @@ class Backend(Protocol):
     def score_stats(self, stats: Sequence[Stats]) -> Scores:
         """The scores of one reference's statistics."""
 
+    def clear_cache(self) -> None:
+        """Forget what the backend caches about texts (never a number: only work saved)."""
+
 
 class PipelineBackend:
     """The Python pipeline on a kernel module (``core_py``, or the native kernels of the same names)."""
@@ -161,6 +168,9 @@ class PipelineBackend:
         self.type_scorers = [scorer(s, f) for s in self.specs]
         self.score_quick: Callable[[Any, Any], Optional[Scores]] = self.score
         self.native_pipeline = False
+        #: batches of the Python text pipeline scored by the native id scorer (None: the Python kernels' loop)
+        self.interned = InternedScorer.make(config, self.pipeline, kernels) \
+            if self.own_stats is None and rounding is None and isinstance(self.pipeline, TextPipeline) else None
 
     @staticmethod
     def _length(view: View) -> int:
@@ -171,6 +181,11 @@ class PipelineBackend:
         if self.own_stats is not None:
             return self.own_stats(self.specs, self.kernels, prediction_view, reference_view)
         return pair_stats(self.specs, self.kernels, prediction_view, reference_view)
+
+    def clear_cache(self) -> None:
+        """Forget what this backend caches about texts (their interned ids); the tokenizers' own caches stay."""
+        if self.interned is not None:
+            self.interned.clear_cache()
 
     def example_stats(self, prediction: Any, references: List[Any], index: int = 0
                       ) -> Tuple[List[List[Stats]], int, float]:
@@ -211,9 +226,23 @@ class PipelineBackend:
     def batches(self, predictions: Any, references: Any, *, num_threads: int, values: bool,
                 scores: bool) -> Iterator[ScoreBatch]:
         preds, refs = self.check_batch(predictions, references)
+        start, session = 0, self.session
+        if self.interned is not None:
+            # an order-dependent tokenizer's first examples go one by one until its session settles
+            while start < len(preds) and session is not None and not session.settled:
+                yield from self._python_batches(preds, refs, start, start + 1, values)
+                start += 1
+            for lo in range(start, len(preds), NATIVE_CHUNK):
+                yield self.interned.batch(preds, refs, lo, min(lo + NATIVE_CHUNK, len(preds)), self.process,
+                                          num_threads, values, scores)
+            return
+        yield from self._python_batches(preds, refs, 0, len(preds), values)
+
+    def _python_batches(self, preds: List[Any], refs: List[List[Any]], lo: int, hi: int,
+                        values: bool) -> Iterator[ScoreBatch]:
         mode, types = self.config.multi_ref, self.rouge_types
-        for start in range(0, len(preds), PIPELINE_CHUNK):
-            stop = min(start + PIPELINE_CHUNK, len(preds))
+        for start in range(lo, hi, PIPELINE_CHUNK):
+            stop = min(start + PIPELINE_CHUNK, hi)
             out: List[Scores] = []
             lens = array("d")
             for i in range(start, stop):
@@ -234,6 +263,150 @@ class PipelineBackend:
                     for t in types:
                         vals.extend(sc[t])
             yield ScoreBatch(types, start, stop - start, out, lens, vals)
+
+
+class InternedScorer:
+    """The Python text pipeline's views scored by the native id scorer (``_native.Scorer.batch_ids``: the
+    text batch's kernels on ``num_threads`` threads without the GIL), for every configuration that the
+    whole-pipeline native scorer does not take (the ``unicode`` and ``perl`` tokenizers, the segmenters,
+    recipes, stopwords, custom tokenizers and sentence splitters).
+
+    Each token of a view is interned to an int (one dict per scorer, process-wide for its lifetime: ROUGE
+    compares the tokens of one example with each other only, so any one-to-one naming gives the same
+    statistics); sentences become runs separated by a reserved id. When the pipeline's tokens are its
+    sentences' tokens end to end (newline sentences of a line-separable tokenizer), one id sequence per text
+    serves every type; otherwise (a recipe whose sentences go through another pipeline, another sentence
+    splitter) the types that read sentences (rougeLsum, rougeW) are scored from a second sequence by a second
+    scorer, and the two batches are merged column by column (the per-type multi-reference modes and the exact
+    column sums are independent across types). The ids of a text are cached (:data:`CACHE_SIZE` texts per
+    scorer) when its tokenizer is a named one, whose output depends on the text alone. Cost: O(tokens) dict
+    lookups for a text not in the cache, then the native kernels."""
+
+    CACHE_SIZE = 1 << 16
+    _SEP = 0  # ends a sentence; token ids start at 1
+
+    def __init__(self, config: RougeConfig, groups: List[Tuple[Any, Tuple[int, ...], bool]], cache: bool,
+                 lengths_from: int) -> None:
+        self.rouge_types = config.rouge_types
+        self.groups = groups  # (id scorer, indices of its types in rouge_types, reads sentences)
+        self.ids: Dict[Any, int] = {}
+        self.cache: Optional[Dict[Any, Tuple[List[int], ...]]] = {} if cache else None
+        self.lengths_from = lengths_from
+
+    @classmethod
+    def make(cls, config: RougeConfig, pipeline: TextPipeline, kernels: Any) -> Optional["InternedScorer"]:
+        if getattr(kernels, "Scorer", None) is None or not hasattr(kernels.Scorer, "batch_ids"):
+            return None  # the pure-Python kernels, or an extension without the id scorer
+        base = config.replace(tokenizer="ids", use_stemmer=False, stopwords=None, sentence_splitter="newline",
+                              ignore_ids=(), sentence_ids=(cls._SEP,))
+        specs = config.type_specs
+        if not pipeline.needs_sentences or not pipeline.needs_tokens or pipeline.newline_fast:
+            parts = [tuple(range(len(specs)))]
+        else:
+            parts = [tuple(k for k, s in enumerate(specs) if not s.uses_sentences),
+                     tuple(k for k, s in enumerate(specs) if s.uses_sentences)]
+        groups = []
+        for part in parts:
+            scorer = core.native_id_scorer(base.replace(rouge_types=tuple(specs[k].name for k in part)))
+            if scorer is None:
+                return None
+            groups.append((scorer, part, len(parts) == 2 and specs[part[0]].uses_sentences))
+        deterministic = isinstance(config.tokenizer, str) and isinstance(config.sentence_splitter, str)
+        return cls(config, groups, deterministic, 0)
+
+    def clear_cache(self) -> None:
+        """Forget the cached ids of texts and the names given to tokens (the next batch starts as the first)."""
+        if self.cache is not None:
+            self.cache.clear()
+        self.ids.clear()
+
+    def _text_ids(self, text: str, process: Callable[[str], View]) -> Tuple[List[int], ...]:
+        cache = self.cache
+        if cache is not None:
+            hit = cache.get(text)
+            if hit is not None:
+                return hit
+        toks, sents = process(text)
+        ids, sep = self.ids, self._SEP
+        setdefault = ids.setdefault
+
+        def name(seq: Sequence[Any]) -> List[int]:
+            return [setdefault(t, len(ids) + 1) for t in seq]
+
+        out = []
+        for _, _, by_sentence in self.groups:
+            if toks is not None and not by_sentence and (sents is None or len(self.groups) == 2):
+                out.append(name(toks))
+            else:
+                seq: List[int] = []
+                for k, sent in enumerate(sents):  # type: ignore[arg-type]
+                    if k:
+                        seq.append(sep)
+                    seq.extend(name(sent))
+                out.append(seq)
+        view = tuple(out)
+        if cache is not None:
+            if len(cache) >= self.CACHE_SIZE:
+                cache.clear()
+            cache[text] = view
+        return view
+
+    def batch(self, preds: List[Any], refs: List[List[Any]], lo: int, hi: int, process: Callable[[str], View],
+              num_threads: int, values: bool, scores: bool) -> ScoreBatch:
+        """Examples ``lo`` to ``hi`` of validated input, as one :class:`ScoreBatch`."""
+        k = len(self.groups)
+        p_ids: List[List[List[int]]] = [[] for _ in range(k)]
+        r_ids: List[List[List[List[int]]]] = [[] for _ in range(k)]
+        text_ids = self._text_ids
+        for i in range(lo, hi):
+            try:
+                pv = text_ids(preds[i], process)
+                rvs = [text_ids(r, process) for r in refs[i]]
+            except SegmenterError as exc:  # name the text a segmenter failed on
+                raise locate_failure(exc, process, [(f"predictions[{i}]", preds[i])] + [
+                    (f"references[{i}][{j}]", r) for j, r in enumerate(refs[i])]) from exc.__cause__
+            for g in range(k):
+                p_ids[g].append(pv[g])
+                r_ids[g].append([rv[g] for rv in rvs])
+        outs = []
+        for g, (scorer, _, _) in enumerate(self.groups):
+            try:
+                out = scorer.batch_ids(p_ids[g], r_ids[g], num_threads, values or k > 1, scores or k > 1, lo,
+                                       ignore_ids=(), sentence_ids=(self._SEP,))
+            except OverflowError as exc:  # rougeW with a weight too large for this input
+                raise OverflowError(str(exc)) from None
+            outs.append(out)
+        if k == 1:
+            out = outs[0]
+            return ScoreBatch(self.rouge_types, lo, out.n, out.scores, memoryview(out.lengths).cast("d"),
+                              memoryview(out.values).cast("d") if values else None, out.partials)
+        return self._merged(outs, lo, hi - lo, values, scores)
+
+    def _merged(self, outs: List[Any], lo: int, n: int, values: bool, scores: bool) -> ScoreBatch:
+        """One batch of every type from the batches of each group, column by column."""
+        types = self.rouge_types
+        where: List[Tuple[int, int]] = [(0, 0)] * len(types)  # type index -> (group, index in the group)
+        for g, (_, part, _) in enumerate(self.groups):
+            for j, k in enumerate(part):
+                where[k] = (g, j)
+        partials = []
+        for g, j in where:
+            partials.extend(outs[g].partials[3 * j:3 * j + 3])
+        lens_out = outs[self.lengths_from]
+        partials.extend(lens_out.partials[-2:])
+        merged_scores = None
+        if scores:
+            merged_scores = [{t: outs[g].scores[i][t] for t, (g, _) in zip(types, where)} for i in range(n)]
+        vals = None
+        if values:
+            cols = [memoryview(o.values).cast("d") for o in outs]
+            widths = [3 * len(part) for _, part, _ in self.groups]
+            vals = array("d")
+            for i in range(n):
+                for g, j in where:
+                    base = i * widths[g] + 3 * j
+                    vals.extend(cols[g][base:base + 3])
+        return ScoreBatch(types, lo, n, merged_scores, memoryview(lens_out.lengths).cast("d"), vals, partials)
 
 
 class NativeBackend(PipelineBackend):
@@ -296,7 +469,7 @@ def make_backend(config: RougeConfig, name: Optional[str] = None, pipeline: Any 
     if pipeline is not None or rounding is not None:
         return PipelineBackend(config, resolved, core.kernels(resolved), pipeline, rounding)
     if resolved == "native":
-        scorer = core.native_scorer(config)
+        scorer = core.native_scorer(config, get_stemmer(config.use_stemmer) if config.use_stemmer else None)
         if scorer is not None:
             return NativeBackend(config, scorer, scorer.batch)
         if config.uses_ids:

@@ -228,8 +228,10 @@ def native_porter_checked() -> bool:
     return v is not None and low <= v[:2] < high
 
 
-def native_vocab(tokenizer: str, stemmer: Any) -> Any:
-    """The process-wide token interner and stem cache of (tokenizer, stemmer name or False).
+def native_vocab(tokenizer: str, stemmer: Any, stem: Any = None) -> Any:
+    """The process-wide token interner and stem cache of (tokenizer, stemmer name or False); ``stem`` is that
+    stemmer's Python twin (:func:`rouge_metric.text.get_stemmer` of the name), which the caller provides
+    with a stemmer name (this module sits below the text pipeline and does not import it).
 
     New tokens enter it without Python when it can: with ``use_stemmer="porter"`` and an nltk in
     :data:`NATIVE_PORTER_NLTK`, the C++ twin of nltk's Porter stems every ASCII token (on the batch's
@@ -245,10 +247,9 @@ def native_vocab(tokenizer: str, stemmer: Any) -> Any:
         assert mod is not None
         stem_fn, min_len, native_porter, native_perl = None, 3, False, False
         if stemmer:
-            from .text import get_stemmer
-
-            st = get_stemmer(stemmer)
-            stem_fn, min_len = st.stem_token, getattr(st, "min_len", 3)
+            if stem is None:
+                raise ValueError(f"native_vocab: stemmer {stemmer!r} needs its Python stemmer (stem=)")
+            stem_fn, min_len = stem.stem_token, getattr(stem, "min_len", 3)
             native_porter = stemmer == "porter" and native_porter_checked()
             native_perl = stemmer == "perl_porter"  # our own rouge_metric.perl_porter: no version to check
         vocab = _VOCABS[key] = mod.Vocab(getattr(mod.Tokenizer, tokenizer), stem_fn, min_len, native_porter,
@@ -272,10 +273,11 @@ def _scorer_args(config: Any) -> Tuple[Any, ...]:
     return specs, getattr(mod.Mode, config.multi_ref), fmeasure, fparam
 
 
-def native_scorer(config: Any) -> Optional[Any]:
+def native_scorer(config: Any, stem: Any = None) -> Optional[Any]:
     """A ``_native.Scorer`` running the whole pipeline of ``config`` in C++, or None when the native
     backend is missing or the configuration needs the Python pipeline (custom tokenizer or splitter,
-    stopwords, a tokenizer not in :data:`NATIVE_TOKENIZERS`).
+    stopwords, a tokenizer not in :data:`NATIVE_TOKENIZERS`). ``stem``: the Python twin of the configured
+    stemmer (:func:`native_vocab`).
 
     The scorer's P/R/F arithmetic and multi-reference modes replicate ``scoring._TypeScorer`` double
     for double (tests/test_backends.py checks equality).
@@ -290,7 +292,7 @@ def native_scorer(config: Any) -> Optional[Any]:
         return None
     from .result import Score
 
-    return mod.Scorer(native_vocab(tok, config.use_stemmer), *_scorer_args(config), Score)
+    return mod.Scorer(native_vocab(tok, config.use_stemmer, stem), *_scorer_args(config), Score)
 
 
 def native_id_scorer(config: Any) -> Optional[Any]:

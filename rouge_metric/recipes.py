@@ -31,9 +31,11 @@ import warnings
 from typing import Any, Optional, Sequence
 
 from .config import DEFAULT_ROUGE_TYPES
-from .scoring import Rouge
-from .segment import SegmenterMissing
-from .xlsum import LANGUAGES, SEGMENTERS, XLSumRouge, canonical_language
+from .result import CorpusResult
+from .scoring import References, Rouge
+
+# rouge_metric.xlsum (and the segmenters, stemmers and pyonmttok it loads) is imported when recipe="xlsum" asks
+# for it: `import rouge_metric`, whose compute() is this module's, does not pay for it.
 
 #: The recipe names (``recipe=None`` is ``"default"``).
 RECIPES = ("default", "xlsum")
@@ -92,6 +94,9 @@ def make_rouge(rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *, recipe: Opti
                          "'porter' without one); give use_stemmer=True or False")
     if lang is not None and not isinstance(lang, str):
         raise TypeError(f"lang: expected a language name (str) or None, got {type(lang).__name__}")
+    from .segment import SegmenterMissing
+    from .xlsum import SEGMENTERS, XLSumRouge, canonical_language
+
     if not use_stemmer and xl.get("callable_tokenizer") is None:
         _warn_unknown(lang)  # with the stemmer, XLSumRouge warns (the stemmer is what XL-Sum warns about)
     try:
@@ -109,6 +114,8 @@ _WARNED: set = set()
 
 
 def _warn_unknown(lang: Optional[str]) -> None:
+    from .xlsum import LANGUAGES, canonical_language
+
     canon = canonical_language(lang)
     if canon is None or canon in LANGUAGES or canon in _WARNED:
         return
@@ -119,4 +126,19 @@ def _warn_unknown(lang: Optional[str]) -> None:
         UserWarning, stacklevel=3)
 
 
-__all__ = ["RECIPES", "XLSUM_OPTIONS", "check_recipe", "make_rouge"]
+def compute(*, predictions: Sequence[str], references: Sequence[References],
+            rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, recipe: Optional[str] = None, lang: Optional[str] = None,
+            return_per_example: bool = False, **options: Any) -> CorpusResult:
+    """Score a corpus in one call: :func:`make_rouge` with these settings (``options`` are
+    :class:`~rouge_metric.RougeConfig` fields, ``backend``, ``num_threads`` and, with ``recipe="xlsum"``,
+    :data:`XLSUM_OPTIONS`), then its :meth:`~rouge_metric.Rouge.compute`.
+
+    >>> r = compute(predictions=["the cat sat"], references=[["a cat sat", "the cat"]], rouge_types=["rouge1"])
+    >>> r.scores["rouge1"].fmeasure
+    0.8
+    """
+    return make_rouge(rouge_types, recipe=recipe, lang=lang, **options).compute(
+        predictions=predictions, references=references, return_per_example=return_per_example)
+
+
+__all__ = ["RECIPES", "XLSUM_OPTIONS", "check_recipe", "compute", "make_rouge"]

@@ -33,6 +33,7 @@ from .rouge155 import perl_tokens
 from .scoring import Rouge, validate_batch
 from .segment import EXTRA
 from .sentence_split import split_sentences
+from .stemmers import LanguageStemmer
 from .text import TextPipeline
 from .xlsum import XLSumRouge
 

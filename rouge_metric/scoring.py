@@ -47,12 +47,16 @@ class Rouge:
             ROUGE-1.5.5 pipeline). It runs in Python on the backend's kernels.
         rounding: per-example rounding of the scores: None, or ``"perl"`` (ROUGE-1.5.5's printed five
             decimals, F from the rounded P and R; with ``multi_ref`` ``pool`` or ``best_recall``).
+        rebuild: ``(builder, kwargs)`` such that ``builder(**kwargs)`` makes this scorer anew: a recipe's
+            scorer, whose tokenizer is registered while the process runs, is pickled as that call (so that
+            it unpickles in a fresh process); None: pickled as its settings.
         **options: :class:`RougeConfig` fields (``use_stemmer``, ``tokenizer``, ``multi_ref``, ...).
     """
 
     def __init__(self, rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, *,
                  config: Optional[RougeConfig] = None, backend: Optional[str] = None,
                  num_threads: Optional[int] = None, pipeline: Any = None, rounding: Optional[str] = None,
+                 rebuild: Optional[Tuple[Callable[..., "Rouge"], Dict[str, Any]]] = None,
                  **options: Any) -> None:
         if config is None:
             config = RougeConfig(rouge_types=as_type_names(rouge_types), **options)
@@ -64,7 +68,7 @@ class Rouge:
             raise ValueError(f"num_threads: expected an integer >= 1 or None (all cores), got {num_threads!r}")
         self.config = config
         self.num_threads = num_threads
-        self._pipeline_arg, self._rounding = pipeline, rounding
+        self._pipeline_arg, self._rounding, self._rebuild = pipeline, rounding, rebuild
         self._backend: Backend = make_backend(config, backend, pipeline, rounding)
         self.backend: str = self._backend.name
         self._quick = self._backend.score_quick
@@ -77,6 +81,12 @@ class Rouge:
     def __setstate__(self, state: Dict[str, Any]) -> None:
         Rouge.__init__(self, config=state["config"], backend=state["backend"], num_threads=state["num_threads"],
                        pipeline=state.get("pipeline"), rounding=state.get("rounding"))
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        if self._rebuild is not None:
+            builder, kwargs = self._rebuild
+            return _rebuilt, (builder, kwargs)
+        return super().__reduce_ex__(protocol)
 
     def __repr__(self) -> str:
         return f"Rouge({self.signature()!r})"
@@ -103,6 +113,11 @@ class Rouge:
 
     def signature(self) -> str:
         return self.config.signature(self.backend)
+
+    def clear_cache(self) -> None:
+        """Forget what this scorer caches about the texts it scored (the ids of the Python pipeline's tokens),
+        as a new scorer; the numbers never depend on it. Tokenizers' caches (segmentation, stems) are theirs."""
+        self._backend.clear_cache()
 
     # ---- the layers above: text views, pair statistics, combination
     def process(self, text: Any) -> Tuple[Any, Any]:
@@ -202,19 +217,9 @@ class Rouge:
         return self.result(acc, per_example)
 
 
-def compute(*, predictions: Sequence[str], references: Sequence[References],
-            rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES, return_per_example: bool = False,
-            **options: Any) -> CorpusResult:
-    """Score a corpus in one call (``options`` are :class:`RougeConfig` fields).
-
-    >>> r = compute(predictions=["the cat sat"], references=[["a cat sat", "the cat"]], rouge_types=["rouge1"])
-    >>> r.scores["rouge1"].fmeasure
-    0.8
-    """
-    backend = options.pop("backend", None)
-    num_threads = options.pop("num_threads", None)
-    return Rouge(rouge_types, backend=backend, num_threads=num_threads, **options).compute(
-        predictions=predictions, references=references, return_per_example=return_per_example)
+def _rebuilt(builder: Callable[..., Rouge], kwargs: Dict[str, Any]) -> Rouge:
+    """Unpickles a scorer made by a builder (:class:`Rouge`'s ``rebuild``)."""
+    return builder(**kwargs)
 
 
 # ----------------------------------------------------------------- rouge-score's calling convention

@@ -58,7 +58,7 @@ import warnings
 from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import segment
+from . import core, segment
 from .config import DEFAULT_ROUGE_TYPES, as_type_names
 from .result import CorpusResult, Score
 from .scoring import Rouge
@@ -119,20 +119,29 @@ def canonical_language(lang: Optional[str]) -> Optional[str]:
 
 
 # ------------------------------------------------------------------------------------------ cleaner
+def clean_map(cp: int) -> Optional[int]:
+    """What XL-Sum's cleaner makes of the code point ``cp``: None (deleted: control characters, Unicode C*
+    except tab, newline and carriage return, and U+FFFD), 32 (a word break: those three, Zs, P* and every
+    printable ASCII character that is not a letter or digit) or ``cp`` itself. The native cleaner's table is
+    generated from this function at build time (``_native_src/gen_xlsum_table.py``).
+
+    >>> clean_map(ord("a")), clean_map(ord(",")), clean_map(0)
+    (97, 32, None)
+    """
+    ch = chr(cp)
+    cat = unicodedata.category(ch)
+    if ch in "\t\n\r" or cat == "Zs" or cat[0] == "P" or (cp < 128 and 32 < cp < 127 and not ch.isalnum()):
+        return 32
+    if cat[0] == "C" or cp == 0xFFFD:
+        return None
+    return cp
+
+
 class _CleanTable(dict):
-    """``str.translate`` table of the cleaner, filled per code point at first sight: deleted characters map
-    to None, separators to a space, the others to themselves."""
+    """``str.translate`` table of the cleaner (:func:`clean_map`), filled per code point at first sight."""
 
     def __missing__(self, cp: int) -> Optional[int]:
-        ch = chr(cp)
-        cat = unicodedata.category(ch)
-        if ch in "\t\n\r" or cat == "Zs" or cat[0] == "P" or (cp < 128 and 32 < cp < 127 and not ch.isalnum()):
-            out: Optional[int] = 32
-        elif cat[0] == "C" or cp == 0xFFFD:
-            out = None
-        else:
-            out = cp
-        self[cp] = out
+        out = self[cp] = clean_map(cp)
         return out
 
 
@@ -299,12 +308,12 @@ def find_bengali_rules(path: Any = None) -> str:
         "repository; or use use_stemmer=False")
 
 
-def _snowball(lang: str) -> Tuple[Callable[[str], str], str]:
+def _snowball(lang: str, backend: Optional[str] = None) -> Tuple[Callable[[str], str], str]:
     from . import stemmers
 
     version = segment.package_version("nltk")
     if lang == "porter":
-        return stemmers.snowball("porter"), f"snowball-porter(nltk-{version})"
+        return stemmers.snowball("porter", backend=backend), f"snowball-porter(nltk-{version})"
     try:
         words = stemmers.nltk_stopwords(lang)
     except LookupError:
@@ -314,24 +323,25 @@ def _snowball(lang: str) -> Tuple[Callable[[str], str], str]:
             "stopwords` or point $NLTK_DATA at a copy (rouge_metric never downloads data)") from None
     unique = sorted(set(words))
     digest = hashlib.sha256("\n".join(unique).encode("utf-8")).hexdigest()[:8]
-    return (stemmers.snowball(lang, unique),
+    return (stemmers.snowball(lang, unique, backend),
             f"snowball-{lang}(nltk-{version},stop=nltk:{digest}(n={len(unique)}))")
 
 
-def language_stemmer(lang: Optional[str], bengali_rules: Any = None) -> Tuple[Optional[Callable[[str], str]], str]:
+def language_stemmer(lang: Optional[str], bengali_rules: Any = None,
+                     backend: Optional[str] = None) -> Tuple[Optional[Callable[[str], str]], str]:
     """``(stem function, signature name)`` of XL-Sum's stemmer for ``lang`` (canonical), or ``(None,
-    "none")`` for a language without one."""
+    "none")`` for a language without one; ``backend="python"`` forces the Python originals."""
     if lang is None:
-        return _snowball("porter")
+        return _snowball("porter", backend)
     if lang in SNOWBALL_LANGUAGES:
-        return _snowball(lang)
+        return _snowball(lang, backend)
     if lang == "hindi":
         return hindi_stem, "hindi-suffixes(ramanathan2003)"
     if lang == "turkish":
         from . import stemmers
 
         try:
-            return stemmers.turkish(), f"turkishstemmer({segment.package_version('TurkishStemmer')})"
+            return stemmers.turkish(backend), f"turkishstemmer({segment.package_version('TurkishStemmer')})"
         except ImportError as exc:
             raise segment.SegmenterMissing(
                 f"lang='turkish' with use_stemmer=True needs the package 'TurkishStemmer', which is not installed "
@@ -356,7 +366,7 @@ class XLSumTokenizer:
     def __init__(self, lang: Optional[str] = None, use_stemmer: bool = False, *,
                  callable_tokenizer: Optional[Callable[[str], Sequence[str]]] = None,
                  callable_stemmer: Optional[Callable[[str], str]] = None, min_char_length: Optional[int] = None,
-                 bengali_rules: Any = None) -> None:
+                 bengali_rules: Any = None, backend: Optional[str] = None) -> None:
         if not use_stemmer:
             for arg, value in (("callable_stemmer", callable_stemmer), ("min_char_length", min_char_length),
                                ("bengali_rules", bengali_rules)):
@@ -376,6 +386,11 @@ class XLSumTokenizer:
         self.lang = canonical_language(lang)
         self.min_char_length = min_char_length
         self.fallback = _Fallback()
+        #: the backend of the text pipeline: "native" runs the cleaner and the stemmers' twins in C++ (the same
+        #: output as their Python originals)
+        self.backend = core.get_backend(backend)
+        native = core.kernels("native") if self.backend == "native" else None
+        self._native_clean = getattr(native, "xlsum_clean", None)
         if callable_tokenizer is not None:
             self.segmenter: Optional[Callable[[str], Sequence[str]]] = _checked_callable(callable_tokenizer)
             seg_name = "custom(" + getattr(callable_tokenizer, "__qualname__", type(callable_tokenizer).__qualname__) + ")"
@@ -395,7 +410,7 @@ class XLSumTokenizer:
                 stem_name = "custom(" + getattr(callable_stemmer, "__qualname__",
                                                 type(callable_stemmer).__qualname__) + ")"
             else:
-                self.stem, stem_name = language_stemmer(self.lang, bengali_rules)
+                self.stem, stem_name = language_stemmer(self.lang, bengali_rules, self.backend)
                 if self.stem is None:
                     _warn_unstemmed(self.lang)
                 elif getattr(self.stem, "stateful", False):
@@ -411,12 +426,26 @@ class XLSumTokenizer:
         self._line_cache: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
         self._stems: Dict[str, str] = {}
 
+    def _clean(self, text: str) -> Tuple[str, bool]:
+        """``(cleaned, plain)``: the words of ``text.lower()`` by XL-Sum's cleaner, joined by single spaces, and
+        whether pyonmttok would return them as they are (letters or ASCII digits only: the native cleaner knows;
+        the Python one does not say so, and pyonmttok runs)."""
+        native = self._native_clean
+        if native is not None:
+            return native(text)
+        return " ".join(clean_words(text.lower())), False
+
     def _segment(self, text: str) -> Sequence[str]:
-        cleaned = " ".join(clean_words(text.lower().strip()))
+        cleaned, plain = self._clean(text)
         tokens: Sequence[str] = self.segmenter(cleaned) if self.segmenter is not None else ()
         if not tokens and cleaned:
-            tokens = self.fallback(cleaned)
+            tokens = cleaned.split(" ") if plain else self.fallback(cleaned)
         return tokens
+
+    def _line_words(self, line: str) -> List[str]:
+        """The cleaned words of one rougeLsum line (``clean_words(line.lower())``)."""
+        cleaned = self._clean(line)[0]
+        return cleaned.split(" ") if cleaned else []
 
     def _stemmed(self, tokens: Sequence[str], stemmer: Optional[Callable[[str], str]] = None) -> Tuple[str, ...]:
         """The tokens stemmed (those longer than ``min_char_length``) with the cached stems of this pipeline,
@@ -500,7 +529,7 @@ class XLSumTokenizer:
         """Tokens of one rougeLsum line: cleaner and stemmer only; cached per unique line."""
         out = self._line_cache.get(line)
         if out is None:
-            out = self._keep(self._line_cache, line, self._stemmed(clean_words(line.lower())))
+            out = self._keep(self._line_cache, line, self._stemmed(self._line_words(line)))
         return list(out)
 
     def session(self, config: Any) -> Optional["OracleOrder"]:
@@ -538,8 +567,8 @@ class OracleOrder:
             pt = list(tok._stemmed(tok._segment(prediction), stem))
             rl = pl = None
             for _ in range(self._lines):
-                rl = [list(tok._stemmed(clean_words(s.lower()), stem)) for s in ref.split("\n") if s]
-                pl = [list(tok._stemmed(clean_words(s.lower()), stem)) for s in prediction.split("\n") if s]
+                rl = [list(tok._stemmed(tok._line_words(s), stem)) for s in ref.split("\n") if s]
+                pl = [list(tok._stemmed(tok._line_words(s), stem)) for s in prediction.split("\n") if s]
             keep = self._need_tokens
             out.append(((pt if keep else None, pl), (rt if keep else None, rl)))
         return out
@@ -653,6 +682,7 @@ def xlsum_tokenizer(lang: Optional[str] = None, use_stemmer: bool = False, **set
     setting: scorers with the same settings share the caches)."""
     if use_stemmer and canonical_language(lang) == "bengali" and settings.get("callable_stemmer") is None:
         settings["bengali_rules"] = find_bengali_rules(settings.get("bengali_rules"))  # the file in use is the key
+    settings["backend"] = core.get_backend(settings.get("backend"))
     key = (canonical_language(lang) if isinstance(lang, str) or lang is None else ("bad", id(lang)), bool(use_stemmer),
            tuple(sorted((k, _key_part(v) if k.startswith("callable") else repr(v)) for k, v in settings.items())))
     with _SHARED_LOCK:
@@ -719,9 +749,9 @@ class XLSumRouge:
                               num_threads=num_threads, **options)
         self.tokenizer, name = xlsum_tokenizer(lang, use_stemmer, callable_tokenizer=callable_tokenizer,
                                                callable_stemmer=callable_stemmer, min_char_length=min_char_length,
-                                               bengali_rules=bengali_rules)
+                                               bengali_rules=bengali_rules, backend=backend)
         self.rouge = Rouge(types, tokenizer=name, sentence_splitter="newline", backend=backend,
-                           num_threads=num_threads, **options)
+                           num_threads=num_threads, rebuild=(recipe_rouge, dict(self._settings)), **options)
 
     def __getstate__(self) -> Dict[str, Any]:
         return dict(self._settings)
@@ -740,6 +770,13 @@ class XLSumRouge:
     def signature(self) -> str:
         """The core signature, whose ``tok:xlsum(...)`` names language, segmenter, fallback and stemmer."""
         return self.rouge.signature()
+
+    def clear_cache(self) -> None:
+        """Empty every cache this scorer's work goes through (its text pipeline's, shared by the scorers of the
+        same settings, and its own): the next call does the work of a fresh process's first call, imports and
+        dictionaries aside. The numbers never depend on it."""
+        self.tokenizer.clear_cache()
+        self.rouge.clear_cache()
 
     def score(self, target: str, prediction: str) -> Dict[str, Score]:
         """XL-Sum's ``score(target, prediction)``: ``{type: Score}``."""
@@ -787,6 +824,11 @@ class XLSumRouge:
                 except segment.SegmenterError:
                     return where
         return None
+
+
+def recipe_rouge(**settings: Any) -> Rouge:
+    """The core :class:`~rouge_metric.Rouge` of ``XLSumRouge(**settings)`` (how such a scorer unpickles)."""
+    return XLSumRouge(**settings).rouge
 
 
 __all__ = ["LANGUAGES", "LANGUAGE_ALIASES", "SEGMENTERS", "SNOWBALL_LANGUAGES", "STEMMED_LANGUAGES", "BengaliRules",

@@ -15,6 +15,7 @@ import math
 import sys
 
 from rouge_metric import Rouge, core
+from rouge_metric.text import get_stemmer
 
 from corpora import generated_corpus, load_corpus
 
@@ -28,7 +29,7 @@ def main() -> int:
             core._VOCABS.clear()  # a cold vocabulary: every word is new to the native core
             rouge = Rouge(backend="native", use_stemmer=stem, num_threads=t)
             got = rouge.score_examples(predictions=preds, references=refs)
-            if stem and core.native_vocab("default", "porter").native_porter != core.native_porter_checked():
+            if stem and core.native_vocab("default", "porter", get_stemmer("porter")).native_porter != core.native_porter_checked():
                 print("the native Porter is not used with a checked nltk")
                 return 1
             for i, (g, e) in enumerate(zip(got, expected)):

@@ -203,3 +203,62 @@ def test_pickle_round_trip():
     clone = pickle.loads(pickle.dumps(native))
     assert clone.native_pipeline and clone.score(prediction="a b", references="a c") == \
         native.score(prediction="a b", references="a c")
+
+
+# ------------------------------------------------------------------ the Python pipeline on the native id scorer
+def _hexes(results):
+    return [{t: tuple(x.hex() for x in s) for t, s in ex.items()} for ex in results]
+
+
+class _Upper:
+    """A custom tokenizer (called for every text, nothing cached)."""
+
+    def tokenize(self, text):
+        return [f"{w.upper()}/{len(w)}" for w in text.split()]
+
+
+INTERNED_CONFIGS = [
+    dict(tokenizer="unicode"),  # newline sentences of a line-separable tokenizer: one id sequence per text
+    dict(tokenizer="unicode", stopwords=["the", "a"], use_stemmer=True),
+    dict(tokenizer="perl"),
+    dict(tokenizer="whitespace", sentence_splitter="offline"),  # another splitter: tokens and sentences apart
+    dict(tokenizer=_Upper()),
+    dict(tokenizer="unicode", sentence_splitter=lambda t: t.split(".")),  # a custom splitter: nothing cached
+]
+
+
+@pytest.mark.parametrize("cfg", range(len(INTERNED_CONFIGS)))
+@pytest.mark.parametrize("mode", MODES)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.lists(st.tuples(texts(), references_lists), min_size=1, max_size=30))
+def test_python_pipeline_on_the_native_id_scorer_identical(cfg, mode, data):
+    """Configurations the whole native pipeline does not take run their Python pipeline and score interned
+    ids natively: every example, the corpus means and lengths, and the bootstrap, as the pure-Python backend;
+    on 1 and 3 threads, twice (cached ids the second time)."""
+    options = dict(INTERNED_CONFIGS[cfg], multi_ref=mode)
+    preds = [p for p, _ in data]
+    refs = [r if len(r) > 1 else r[0] for _, r in data]
+    python = Rouge(ALL_TYPES, backend="python", **options)
+    want = python.compute(predictions=preds, references=refs, return_per_example=True)
+    for threads in (1, 3):
+        native = Rouge(ALL_TYPES, backend="native", num_threads=threads, **options)
+        for _ in range(2):
+            got = native.compute(predictions=preds, references=refs, return_per_example=True)
+            assert _hexes(got.per_example) == _hexes(want.per_example)
+            assert (got.scores, got.n, got.pred_len, got.ref_len) == (want.scores, want.n, want.pred_len, want.ref_len)
+        assert native.score_examples(predictions=preds, references=refs) == want.per_example
+    boot = dict(aggregation="bootstrap", n_resamples=50, seed=3)
+    a = Rouge(["rouge1", "rougeLsum", "rougeW"], backend="python", **options, **boot)
+    b = Rouge(["rouge1", "rougeLsum", "rougeW"], backend="native", **options, **boot)
+    ra, rb = a.compute(predictions=preds, references=refs), b.compute(predictions=preds, references=refs)
+    assert (ra.ci, ra.scores) == (rb.ci, rb.scores)
+
+
+def test_id_scorer_route_is_taken_and_its_cache_cleared():
+    rouge = Rouge(["rouge1", "rougeLsum"], tokenizer="unicode", backend="native")
+    assert not rouge.native_pipeline
+    first = rouge.score_examples(predictions=["北京 天气\n很好"], references=["北京的天气"])
+    rouge.clear_cache()
+    assert rouge.score_examples(predictions=["北京 天气\n很好"], references=["北京的天气"]) == first
+    assert first == Rouge(["rouge1", "rougeLsum"], tokenizer="unicode", backend="python").score_examples(
+        predictions=["北京 天气\n很好"], references=["北京的天气"])

@@ -121,14 +121,20 @@ def test_xlsum_spans_processed_are_their_tokens(data, lang, stem):
     for sp, t in zip(spans, tokens):
         if sp is not None:
             assert _xlsum_oracle(tok, text[sp[0]:sp[1]]) == t, (text[sp[0]:sp[1]], t)
-    if lang != "burmese" and "".join(c.lower() for c in text) == text.lower() and all(len(c.lower()) == 1 for c in text):
+    # Greek capital sigma lowercases by its neighbours: a span that ends at it can lowercase alone to another
+    # token than in its text (final "ς" against "σ"), and is then left without a span
+    context_free = "\u03a3" not in text
+    if (lang != "burmese" and context_free and "".join(c.lower() for c in text) == text.lower()
+            and all(len(c.lower()) == 1 for c in text)):
         assert None not in spans, [t for t, sp in zip(tokens, spans) if sp is None]
     located = pipe.sentence_spans(text)
     assert located is not None and [len(x) for _, x in located] == [len(s) for s in sents]
     for ((a, b), line_spans), sent in zip(located, sents):
         for sp, t in zip(line_spans, sent):
-            assert sp is not None and a <= sp[0] < sp[1] <= b
-            assert _xlsum_oracle(tok, text[sp[0]:sp[1]]) == t
+            assert sp is not None or not context_free
+            if sp is not None:
+                assert a <= sp[0] < sp[1] <= b
+                assert _xlsum_oracle(tok, text[sp[0]:sp[1]]) == t
 
 
 def test_xlsum_maps_spans_back_through_lowercase_and_the_cleaner():

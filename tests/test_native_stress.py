@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rouge_metric import Rouge, RougeScorer, backends, core, scoring
+from rouge_metric.text import get_stemmer
 from corpora import STRESS_CORPORA, corpus_available, generated_corpus, load_corpus
 from strategies import WORDS, texts
 
@@ -130,7 +131,7 @@ def test_stemming_cold_warm_and_partly_warm_on_threads(monkeypatch, tokenizer, n
     for threads in (1, 2, 3, 8):
         cold()
         r = Rouge(backend="native", tokenizer=tokenizer, use_stemmer=True, num_threads=threads)
-        assert core.native_vocab(tokenizer, "porter").native_porter is native_porter
+        assert core.native_vocab(tokenizer, "porter", get_stemmer("porter")).native_porter is native_porter
         for what, (preds, refs), e in [("cold", first, exp[0]), ("partly warm", second, exp[1]),
                                        ("warm", first, exp[0])]:
             assert_same(r.score_examples(predictions=preds, references=refs), e, f"threads={threads} {what}")

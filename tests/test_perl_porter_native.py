@@ -107,7 +107,7 @@ def test_cold_batch_with_perl_porter_equals_python_without_calling_it(monkeypatc
     st_ = text.get_stemmer("perl_porter")
     monkeypatch.setattr(st_, "stem_token", lambda t, _f=st_.stem_token: calls.append(t) or _f(t))
     r = Rouge(backend="native", tokenizer=tokenizer, use_stemmer="perl_porter", num_threads=threads)
-    assert core.native_vocab(tokenizer, "perl_porter").native_perl_porter
+    assert core.native_vocab(tokenizer, "perl_porter", text.get_stemmer("perl_porter")).native_perl_porter
     assert r.score_examples(predictions=preds, references=refs) == exp
     assert r.score_examples(predictions=preds, references=refs) == exp  # warm
     assert all(not WORD.match(t) for t in calls), calls[:10]  # only tokens the native stemmer leaves

@@ -118,9 +118,9 @@ def test_native_porter_only_with_a_checked_nltk(monkeypatch, version, used):
     monkeypatch.setattr(core, "nltk_version", lambda: version)
     monkeypatch.setattr(core, "_VOCABS", {})
     assert core.native_porter_checked() is used
-    assert core.native_vocab("default", "porter").native_porter is used
+    assert core.native_vocab("default", "porter", text.get_stemmer("porter")).native_porter is used
     for other in ("perl_porter", "snowball:english", False):
-        assert core.native_vocab("default", other).native_porter is False
+        assert core.native_vocab("default", other, other and text.get_stemmer(other)).native_porter is False
     # either stemmer, the same numbers as the pure-Python pipeline (nltk)
     preds = ["The cats were running happily", "Generalizations of the relational operators"]
     refs = [["A cat runs happily"], ["generalized relations operate"]]
@@ -178,7 +178,7 @@ def test_cold_native_stemming_equals_rouge_score(monkeypatch, name):
     # RougeScorer.score one pair at a time (the single-pair path), from a cold vocabulary
     monkeypatch.setattr(core, "_VOCABS", {})
     ours = RougeScorer(types, use_stemmer=True, backend="native")
-    assert core.native_vocab("default", "porter").native_porter
+    assert core.native_vocab("default", "porter", text.get_stemmer("porter")).native_porter
     assert [ours.score(t, p) for t, p in zip(targets, preds)] == expected
     # the threaded batch, from a cold vocabulary
     for threads in (1, 2, 3):

@@ -536,6 +536,32 @@ def test_pickle_round_trip():
     assert clone.score("नमस्ते दुनिया", "नमस्ते भारत") == scorer.score("नमस्ते दुनिया", "नमस्ते भारत")
 
 
+_UNPICKLE_CHILD = """
+import pickle, sys
+rouge = pickle.loads(sys.stdin.buffer.read())
+print(repr(rouge.score(prediction="les chats noirs\\nmangent", references=["le chat noir mange"])))
+print(rouge.signature())
+"""
+
+
+@needs_stopwords
+def test_recipe_rouge_unpickles_in_a_fresh_process():
+    """A Rouge of the recipe (what the evaluate module, datasets.map and the Trainer callback hold) is pickled as
+    the recipe's call: a fresh process, where its tokenizer was never registered, unpickles and scores it."""
+    import subprocess
+    import sys
+
+    from rouge_metric.recipes import make_rouge
+
+    rouge = make_rouge(["rouge1", "rougeLsum"], recipe="xlsum", lang="french", use_stemmer=True, multi_ref="mean")
+    want = rouge.score(prediction="les chats noirs\nmangent", references=["le chat noir mange"])
+    env = dict(os.environ, NLTK_DATA=str(NLTK_DATA))
+    out = subprocess.run([sys.executable, "-c", _UNPICKLE_CHILD], input=pickle.dumps(rouge), capture_output=True,
+                         env=env, check=True)
+    score, signature = out.stdout.decode().splitlines()
+    assert (score, signature) == (repr(want), rouge.signature())
+
+
 @needs_stopwords
 def test_arabic_stemmer_history_as_in_one_xlsum_scorer():
     """nltk's Arabic stemmer stems "جشزو" as itself until the instance has met a word like "كتبنا" (whose verb
@@ -568,3 +594,60 @@ def test_arabic_stemmer_history_as_in_one_xlsum_scorer():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert again == [orc.score(*pairs[0])] != [want[0]]
+
+
+# ------------------------------------------------------------------------------- the native cleaner
+def _native_clean():
+    native = pytest.importorskip("rouge_metric._native")
+    if not hasattr(native, "xlsum_clean"):
+        pytest.skip("this build has no native XL-Sum cleaner")
+    return native.xlsum_clean
+
+
+def test_native_cleaner_equals_the_python_cleaner_on_every_code_point():
+    """Each code point between two letters, in blocks of 4,096: deleted, a break, or kept, as clean_words says
+    (surrogates and unassigned code points included)."""
+    clean = _native_clean()
+    for start in range(0, 0x110000, 4096):
+        text = " ".join(f"q{chr(cp)}q" for cp in range(start, min(start + 4096, 0x110000)))
+        assert clean(text)[0] == " ".join(xlsum.clean_words(text.lower())), hex(start)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=200) | st.text(alphabet=st.sampled_from(list("aZ 09\t\n\r,.-'\u00a0\u2028\u0130\u03a3\u00df"
+                                                                     "\u0301\u200b\x00\x1c\ufffd\u4e2d")), max_size=60))
+def test_native_cleaner_equals_the_python_cleaner(text):
+    clean = _native_clean()
+    assert clean(text)[0] == " ".join(xlsum.clean_words(text.lower()))
+
+
+def test_plain_text_is_what_pyonmttok_returns_unchanged():
+    """The cleaner calls a text plain (so the recipe skips pyonmttok) only when pyonmttok would return its words
+    as they are: every letter and mark the class admits, checked against the installed pyonmttok."""
+    import pyonmttok
+
+    clean = _native_clean()
+    onmt = pyonmttok.Tokenizer("aggressive").tokenize
+    plain = 0
+    for cp in range(0x20, 0x3000):
+        for text in (f"x{chr(cp)}y", chr(cp), f"{chr(cp)}y", f"y{chr(cp)}"):
+            cleaned, is_plain = clean(text)
+            if is_plain and cleaned:
+                plain += 1
+                assert onmt(cleaned)[0] == cleaned.split(" "), (hex(cp), text)
+    assert plain > 10000
+    for text, want in (("abc 123 élève", True), ("covid19", False), ("a\u0301 \u0301a", False), ("x² ½", False),
+                       ("中文", False), ("", True)):
+        assert clean(text)[1] is want, text
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(list("abcxyzéèçßøœабвгдαβγابتअआकखกขअ्ा0123456789 \u0301\u0308\u093e")),
+               max_size=80))
+def test_plain_fast_path_gives_pyonmttoks_tokens(text):
+    clean = _native_clean()
+    cleaned, is_plain = clean(text)
+    if is_plain and cleaned:
+        import pyonmttok
+
+        assert pyonmttok.Tokenizer("aggressive").tokenize(cleaned)[0] == cleaned.split(" ")

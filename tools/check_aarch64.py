@@ -104,6 +104,7 @@ def build_extension() -> Path:
     gen.mkdir(parents=True, exist_ok=True)
     src = REPO / "rouge_metric" / "_native_src"
     run([sys.executable, str(src / "gen_lower_table.py"), str(gen / "lower_table.h")])
+    run([sys.executable, str(src / "gen_xlsum_table.py"), str(gen / "xlsum_table.h")])
     if PKG.exists():
         shutil.rmtree(PKG)
     shutil.copytree(REPO / "rouge_metric", PKG / "rouge_metric",

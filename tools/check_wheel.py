@@ -45,7 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTS = ["tests/test_same_numbers.py"]
 SDIST_MUST_HAVE = ["setup.py", "pyproject.toml", "LICENSE", "CHANGELOG.md", "README.md", "hub_card.md",
                    "rouge_metric/_native_src/bindings.cpp", "rouge_metric/_native_src/portable.hpp",
-                   "rouge_metric/_native_src/gen_lower_table.py", "tests/conftest.py", "tests/clirun.py",
+                   "rouge_metric/_native_src/gen_lower_table.py", "rouge_metric/_native_src/gen_xlsum_table.py", "tests/conftest.py", "tests/clirun.py",
                    "tests/corpora.py", "tests/oracles.py", "tests/strategies.py", "tests/cold_batch_check.py",
                    "tools/backend_check.py", "examples/data/predictions.txt"]
 

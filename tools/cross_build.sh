@@ -19,6 +19,7 @@ SRC=rouge_metric/_native_src
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 "$PY" "$SRC/gen_lower_table.py" "$WORK/lower_table.h" || exit 1
+"$PY" "$SRC/gen_xlsum_table.py" "$WORK/xlsum_table.h" || exit 1
 PYINC=$("$PY" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 PBINC=$("$PY" -c "import pybind11; print(pybind11.get_include())")
 COMMON=(-std=c++17 -fvisibility=hidden -ffp-contract=off -fno-fast-math -Wall -Wextra -Werror -I"$WORK" -I"$SRC" -I"$PBINC")

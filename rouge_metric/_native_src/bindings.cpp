@@ -36,6 +36,7 @@
 #include "py_ids.hpp"
 #include "py_scorer.hpp"
 #include "py_stemmers.hpp"
+#include "py_xlsum.hpp"
 #include "py_text.hpp"
 #include "simd.hpp"
 #include "vocab.hpp"
@@ -462,4 +463,6 @@ PYBIND11_MODULE(_native, m) {
 
     // The language stemmers' twins (py_stemmers.hpp): LanguageStemmer, language_stemmers().
     bind_language_stemmers(m);
+    // XL-Sum's text cleaner (py_xlsum.hpp): xlsum_clean().
+    bind_xlsum(m);
 }
