@@ -21,13 +21,13 @@ namespace danish {
 inline constexpr const char32_t* VOWELS = U"aeiouyæåø";
 inline constexpr const char32_t* S_ENDING = U"abcdfghjklmnoprtvyzå";
 inline constexpr const char32_t* DOUBLED = U"bcdfghjklmnpqrstvwxz";  // bb cc ... zz
-inline constexpr const char32_t* const STEP1[] = {
+inline constexpr Suffix STEP1[] = {
     U"erendes", U"erende", U"hedens", U"ethed", U"erede", U"heden", U"heder", U"endes", U"ernes", U"erens", U"erets",
     U"ered",    U"ende",   U"erne",   U"eren",  U"erer",  U"heds",  U"enes",  U"eres",  U"eret",  U"hed",   U"ene",
     U"ere",     U"ens",    U"ers",    U"ets",   U"en",    U"er",    U"es",    U"et",    U"e",     U"s",
 };
-inline constexpr const char32_t* const STEP2[] = {U"gd", U"dt", U"gt", U"kt"};
-inline constexpr const char32_t* const STEP3[] = {U"elig", U"løst", U"lig", U"els", U"ig"};
+inline constexpr Suffix STEP2[] = {U"gd", U"dt", U"gt", U"kt"};
+inline constexpr Suffix STEP3[] = {U"elig", U"løst", U"lig", U"els", U"ig"};
 
 }  // namespace danish
 
@@ -36,20 +36,20 @@ inline U32 stem_danish(const Input& in) {
     using namespace danish;
     if (in.stop.count(in.lower)) return in.lower;
     Word w{in.lower, r1_start(in.lower, VOWELS)};
-    if (const char32_t* s = first_in_r1(w, STEP1)) {
-        if (same(s, U"s")) {
+    if (const Suffix* s = first_in_r1(w, STEP1)) {
+        if (same(*s, U"s")) {
             if (stem::in(w.from_end(2), S_ENDING)) w.cut(1);
         } else {
-            w.cut(length(s));
+            w.cut(s->size);
         }
     }
     if (first_in_r1(w, STEP2)) w.cut(1);
     if (w.r1_ends(U"igst")) w.cut(2);
-    if (const char32_t* s = first_in_r1(w, STEP3)) {
-        if (same(s, U"løst")) {
+    if (const Suffix* s = first_in_r1(w, STEP3)) {
+        if (same(*s, U"løst")) {
             w.cut(1);
         } else {
-            w.cut(length(s));
+            w.cut(s->size);
             if (first_in_r1(w, STEP2)) w.cut(1);
         }
     }

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 
+#include "snowball_suffixes.hpp"
 #include "stem_common.hpp"
 
 namespace rouge {
@@ -24,19 +25,19 @@ namespace stem {
 namespace hungarian {
 
 inline constexpr const char32_t* VOWELS = U"aeiou\u00f6\u00fc\u00e1\u00e9\u00ed\u00f3\u00f5\u00fa\u00fb";
-inline constexpr const char32_t* const DIGRAPHS[] = {U"cs", U"dz", U"dzs", U"gy", U"ly", U"ny", U"ty", U"zs"};
-inline constexpr const char32_t* const DOUBLE_CONSONANTS[] = {
+inline constexpr Suffix DIGRAPHS[] = {U"cs", U"dz", U"dzs", U"gy", U"ly", U"ny", U"ty", U"zs"};
+inline constexpr Suffix DOUBLE_CONSONANTS[] = {
     U"bb", U"cc", U"ccs", U"dd", U"ff", U"gg", U"ggy", U"jj", U"kk", U"ll", U"lly", U"mm",
     U"nn", U"nny", U"pp", U"rr", U"ss", U"ssz", U"tt", U"tty", U"vv", U"zz", U"zzs",
 };
 
 // A suffix and what replaces it: 0 (nothing: it is removed), U'a' or U'e'.
 struct Rule {
-    const char32_t* suffix;
+    Suffix suffix;
     char32_t becomes;
 };
 
-inline constexpr const char32_t* const STEP2[] = {
+inline constexpr Suffix STEP2[] = {
     U"k\u00e9ppen", U"onk\u00e9nt", U"enk\u00e9nt", U"ank\u00e9nt", U"k\u00e9pp", U"k\u00e9nt", U"ban", U"ben",
     U"nak", U"nek", U"val", U"vel", U"t\u00f3l", U"t\u00f5l", U"r\u00f3l", U"r\u00f5l", U"b\u00f3l", U"b\u00f5l",
     U"hoz", U"hez", U"h\u00f6z", U"n\u00e1l", U"n\u00e9l", U"\u00e9rt", U"kor", U"ba", U"be", U"ra", U"re", U"ig",
@@ -48,7 +49,7 @@ inline constexpr Rule STEP4[] = {
     {U"astul", 0}, {U"est\u00fcl", 0}, {U"\u00e1stul", U'a'}, {U"\u00e9st\u00fcl", U'e'},
     {U"stul", 0},  {U"st\u00fcl", 0},
 };
-inline constexpr const char32_t* const STEP5[] = {U"\u00e1", U"\u00e9"};
+inline constexpr Suffix STEP5[] = {U"\u00e1", U"\u00e9"};
 inline constexpr Rule STEP6[] = {
     {U"ok\u00e9", 0},         {U"\u00f6k\u00e9", 0},    {U"ak\u00e9", 0},         {U"ek\u00e9", 0},
     {U"\u00e1k\u00e9", U'a'}, {U"\u00e1\u00e9i", U'a'}, {U"\u00e9k\u00e9", U'e'}, {U"\u00e9\u00e9i", U'e'},
@@ -74,8 +75,6 @@ inline constexpr Rule STEP9[] = {
     {U"\u00e1k", U'a'}, {U"\u00e9k", U'e'}, {U"\u00f6k", 0}, {U"ok", 0}, {U"ek", 0}, {U"ak", 0}, {U"k", 0},
 };
 
-inline size_t length(const char32_t* s) { return std::char_traits<char32_t>::length(s); }
-
 // Python's s[:-k] (k > 0): empty when s is shorter.
 inline void cut(U32& s, size_t k) { s.resize(s.size() > k ? s.size() - k : 0); }
 
@@ -87,9 +86,8 @@ inline void replace_end(U32& s, size_t suffix_len, char32_t c) {
 
 // Python's s[-k-off:-off] == d for the double consonant d of length k and off in {1, 2} (negative indices
 // clamp to the start, so a string too short never matches).
-inline bool double_before(const U32& s, const char32_t* d, size_t off) {
-    const size_t k = length(d);
-    return s.size() >= k + off && s.compare(s.size() - off - k, k, d) == 0;
+inline bool double_before(const U32& s, const Suffix& d, size_t off) {
+    return s.size() >= d.size + off && ends_at(s, s.size() - off, d);
 }
 
 // Python's "".join((s[:-m], s[-(m-1)])) for m = 4 (step 1) or 3 (step 5): drop the letter m from the end and
@@ -103,8 +101,8 @@ inline void undouble(U32& s, size_t m) {
 inline U32 r1(const U32& word) {
     const size_t n = word.size();
     if (in(word[0], VOWELS)) {
-        for (const char32_t* d : DIGRAPHS)
-            if (word.find(d, 1) != U32::npos) return word.substr(word.find(d[length(d) - 1]) + 1);
+        for (const Suffix& d : DIGRAPHS)
+            if (word.find(d.text, 1, d.size) != U32::npos) return word.substr(word.find(d.text[d.size - 1]) + 1);
         for (size_t i = 1; i < n; ++i)
             if (!in(word[i], VOWELS)) return word.substr(i + 1);
     } else {
@@ -118,9 +116,9 @@ inline U32 r1(const U32& word) {
 template <size_t N>
 inline void word_then_r1(U32& word, U32& reg, const Rule (&rules)[N], bool edit_r1) {
     for (const Rule& r : rules) {
-        if (!ends_with(word, r.suffix)) continue;
-        if (ends_with(reg, r.suffix)) {
-            const size_t k = length(r.suffix);
+        if (!ends(word, r.suffix)) continue;
+        if (ends(reg, r.suffix)) {
+            const size_t k = r.suffix.size;
             replace_end(word, k, r.becomes);
             if (edit_r1) replace_end(reg, k, r.becomes);
         }
@@ -132,8 +130,8 @@ inline void word_then_r1(U32& word, U32& reg, const Rule (&rules)[N], bool edit_
 template <size_t N>
 inline void in_r1(U32& word, U32& reg, const Rule (&rules)[N]) {
     for (const Rule& r : rules)
-        if (ends_with(reg, r.suffix)) {
-            const size_t k = length(r.suffix);
+        if (ends(reg, r.suffix)) {
+            const size_t k = r.suffix.size;
             replace_end(word, k, r.becomes);
             replace_end(reg, k, r.becomes);
             return;
@@ -149,8 +147,8 @@ inline U32 stem_hungarian(const Input& in) {
     U32 reg = r1(word);
 
     // Step 1: -al/-el after a double consonant (R1 holding -al/-el) loses the suffix and one consonant.
-    if (ends_with(reg, U"al") || ends_with(reg, U"el"))
-        for (const char32_t* d : DOUBLE_CONSONANTS)
+    if (ends(reg, U"al") || ends(reg, U"el"))
+        for (const Suffix& d : DOUBLE_CONSONANTS)
             if (double_before(word, d, 2)) {
                 undouble(word, 4);
                 if (double_before(reg, d, 2)) undouble(reg, 4);
@@ -158,16 +156,16 @@ inline U32 stem_hungarian(const Input& in) {
             }
     // Step 2: the first suffix ending the word decides; removed when R1 ends with it, and a final á/é of R1
     // then becomes a/e in both.
-    for (const char32_t* s : STEP2) {
-        if (!ends_with(word, s)) continue;
-        if (ends_with(reg, s)) {
-            const size_t k = length(s);
+    for (const Suffix& s : STEP2) {
+        if (!ends(word, s)) continue;
+        if (ends(reg, s)) {
+            const size_t k = s.size;
             cut(word, k);
             cut(reg, k);
-            if (ends_with(reg, U"\u00e1")) {
+            if (ends(reg, U"\u00e1")) {
                 replace_end(word, 1, U'a');
                 replace_end(reg, 1, U'a');
-            } else if (ends_with(reg, U"\u00e9")) {
+            } else if (ends(reg, U"\u00e9")) {
                 replace_end(word, 1, U'e');
                 replace_end(reg, 1, U'e');
             }
@@ -178,9 +176,9 @@ inline U32 stem_hungarian(const Input& in) {
     in_r1(word, reg, STEP4);
     // Step 5: for each of á, é (both are tried) that R1 ends with, a double consonant before it loses the
     // vowel and one consonant.
-    for (const char32_t* s : STEP5)
-        if (ends_with(reg, s))
-            for (const char32_t* d : DOUBLE_CONSONANTS)
+    for (const Suffix& s : STEP5)
+        if (ends(reg, s))
+            for (const Suffix& d : DOUBLE_CONSONANTS)
                 if (double_before(word, d, 1)) {
                     undouble(word, 3);
                     if (double_before(reg, d, 1)) undouble(reg, 3);

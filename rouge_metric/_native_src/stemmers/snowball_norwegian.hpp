@@ -19,13 +19,13 @@ namespace norwegian {
 
 inline constexpr const char32_t* VOWELS = U"aeiouyæåø";
 inline constexpr const char32_t* S_ENDING = U"bcdfghjlmnoprtvyz";
-inline constexpr const char32_t* const STEP1[] = {
+inline constexpr Suffix STEP1[] = {
     U"hetenes", U"hetene", U"hetens", U"heter", U"heten", U"endes", U"ande", U"ende", U"edes", U"enes",
     U"erte",    U"ede",    U"ane",    U"ene",   U"ens",   U"ers",   U"ets",  U"het",  U"ast",  U"ert",
     U"en",      U"ar",     U"er",     U"as",    U"es",    U"et",    U"a",    U"e",    U"s",
 };
-inline constexpr const char32_t* const STEP2[] = {U"dt", U"vt"};
-inline constexpr const char32_t* const STEP3[] = {U"hetslov", U"eleg", U"elig", U"elov", U"slov", U"leg",
+inline constexpr Suffix STEP2[] = {U"dt", U"vt"};
+inline constexpr Suffix STEP3[] = {U"hetslov", U"eleg", U"elig", U"elov", U"slov", U"leg",
                                                   U"eig",     U"lig",  U"els",  U"lov",  U"ig"};
 
 }  // namespace norwegian
@@ -35,11 +35,11 @@ inline U32 stem_norwegian(const Input& in) {
     using namespace norwegian;
     if (in.stop.count(in.lower)) return in.lower;
     Word w{in.lower, r1_start(in.lower, VOWELS)};
-    if (const char32_t* s = first_in_r1(w, STEP1)) {
-        const size_t n = length(s);
-        if (same(s, U"erte") || same(s, U"ert")) {
+    if (const Suffix* s = first_in_r1(w, STEP1)) {
+        const size_t n = s->size;
+        if (same(*s, U"erte") || same(*s, U"ert")) {
             w.cut(n - 2);  // "erte"/"ert" -> "er": the word keeps its "er"
-        } else if (n == 1 && s[0] == U's') {
+        } else if (same(*s, U"s")) {
             const char32_t before = w.from_end(2);
             if (stem::in(before, S_ENDING) || (before == U'k' && !stem::in(w.from_end(3), VOWELS))) w.cut(1);
         } else {
@@ -47,7 +47,7 @@ inline U32 stem_norwegian(const Input& in) {
         }
     }
     if (first_in_r1(w, STEP2)) w.cut(1);
-    if (const char32_t* s = first_in_r1(w, STEP3)) w.cut(length(s));
+    if (const Suffix* s = first_in_r1(w, STEP3)) w.cut(s->size);
     return w.w;
 }
 

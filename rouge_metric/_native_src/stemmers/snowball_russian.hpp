@@ -14,34 +14,33 @@
 // Cyrillic or not; "'" and "''" as ь and ъ).
 //
 // The twin keeps the word, RV and R2 as three strings and cuts them exactly as the original's slices do.
-// Cost: O(n) for the transliterations and regions; each suffix list is scanned once (a few hundred
-// comparisons of at most 14 code points, most rejected on their last letter).
+// Cost: O(n) for the transliterations and regions (the back transliteration scans the word once per
+// multi-letter spelling present, at most 11 times); a suffix list is searched only among its suffixes ending
+// with the region's last letter (at most 54 of the adjectival list's 234, of 14 code points at most).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "snowball_suffixes.hpp"
 #include "stem_common.hpp"
 
 namespace rouge {
 namespace stem {
 namespace russian {
 
-constexpr size_t length(const char32_t* s) { return *s ? 1 + length(s + 1) : 0; }
-
 // A suffix (Latin spelling), and whether it is removed only after "a" or "i^a" (Snowball's group 1 endings).
-struct Suffix {
-    const char32_t* text;
-    size_t size;
+struct Ending {
+    Suffix suffix;
     bool after_a;
-    constexpr Suffix(const char32_t* t, bool a = false) : text(t), size(length(t)), after_a(a) {}
+    constexpr Ending(const char32_t* t, bool a = false) : suffix(t), after_a(a) {}  // NOLINT: implicit by design
 };
 
-inline constexpr Suffix PERFECTIVE_GERUND[] = {
+inline constexpr Ending PERFECTIVE_GERUND[] = {
     {U"ivshis'", false}, {U"yvshis'", false}, {U"vshis'", true}, {U"ivshi", false}, {U"yvshi", false},
     {U"vshi", true}, {U"iv", false}, {U"yv", false}, {U"v", true},
 };
-inline constexpr Suffix ADJECTIVAL[] = {
+inline constexpr Ending ADJECTIVAL[] = {
     {U"ui^ushchi^ui^u", false}, {U"ui^ushchi^ai^a", false}, {U"ui^ushchimi", false}, {U"ui^ushchymi", false},
     {U"ui^ushchego", false}, {U"ui^ushchogo", false}, {U"ui^ushchemu", false}, {U"ui^ushchomu", false},
     {U"ui^ushchikh", false}, {U"ui^ushchykh", false}, {U"ui^ushchui^u", false}, {U"ui^ushchaia", false},
@@ -90,10 +89,10 @@ inline constexpr Suffix ADJECTIVAL[] = {
     {U"ei`", false}, {U"ii`", false}, {U"yi`", false}, {U"oi`", false}, {U"em", false}, {U"im", false},
     {U"ym", false}, {U"om", false},
 };
-inline constexpr Suffix REFLEXIVE[] = {
+inline constexpr Ending REFLEXIVE[] = {
     U"si^a", U"s'",
 };
-inline constexpr Suffix VERB[] = {
+inline constexpr Ending VERB[] = {
     {U"esh'", true}, {U"ei`te", false}, {U"ui`te", false}, {U"ui^ut", false}, {U"ish'", false}, {U"ete", true},
     {U"i`te", true}, {U"i^ut", true}, {U"nno", true}, {U"ila", false}, {U"yla", false}, {U"ena", false},
     {U"ite", false}, {U"ili", false}, {U"yli", false}, {U"ilo", false}, {U"ylo", false}, {U"eno", false},
@@ -103,15 +102,15 @@ inline constexpr Suffix VERB[] = {
     {U"ym", false}, {U"en", false}, {U"it", false}, {U"yt", false}, {U"i^u", false}, {U"i`", true}, {U"l", true},
     {U"n", true},
 };
-inline constexpr Suffix NOUN[] = {
+inline constexpr Ending NOUN[] = {
     U"ii^ami", U"ii^akh", U"i^ami", U"ii^am", U"i^akh", U"ami", U"iei`", U"i^am", U"iem", U"akh", U"ii^u", U"'i^u",
     U"ii^a", U"'i^a", U"ev", U"ov", U"ie", U"'e", U"ei", U"ii", U"ei`", U"oi`", U"ii`", U"em", U"am", U"om",
     U"i^u", U"i^a", U"a", U"e", U"i", U"i`", U"o", U"u", U"y", U"'",
 };
-inline constexpr Suffix SUPERLATIVE[] = {
+inline constexpr Ending SUPERLATIVE[] = {
     U"ei`she", U"ei`sh",
 };
-inline constexpr Suffix DERIVATIONAL[] = {
+inline constexpr Ending DERIVATIONAL[] = {
     U"ost'", U"ost",
 };
 
@@ -170,13 +169,13 @@ struct ByLast {
     uint16_t start[129];  // the group of letter c is order[start[c] .. start[c + 1])
 };
 template <size_t N>
-constexpr ByLast<N> by_last(const Suffix (&list)[N]) {
+constexpr ByLast<N> by_last(const Ending (&list)[N]) {
     ByLast<N> b{};
     uint16_t k = 0;
     for (unsigned c = 0; c < 128; ++c) {
         b.start[c] = k;
         for (size_t i = 0; i < N; ++i)
-            if (list[i].text[list[i].size - 1] == c) b.order[k++] = (uint16_t)i;
+            if (list[i].suffix.text[list[i].suffix.size - 1] == c) b.order[k++] = (uint16_t)i;
     }
     b.start[128] = k;
     return b;
@@ -185,10 +184,10 @@ inline constexpr auto PERFECTIVE_GERUND_BY_LAST = by_last(PERFECTIVE_GERUND);
 inline constexpr auto ADJECTIVAL_BY_LAST = by_last(ADJECTIVAL);
 inline constexpr auto VERB_BY_LAST = by_last(VERB);
 inline constexpr auto NOUN_BY_LAST = by_last(NOUN);
-static_assert(ADJECTIVAL_BY_LAST.start[128] == sizeof(ADJECTIVAL) / sizeof(Suffix) &&
-                  PERFECTIVE_GERUND_BY_LAST.start[128] == sizeof(PERFECTIVE_GERUND) / sizeof(Suffix) &&
-                  VERB_BY_LAST.start[128] == sizeof(VERB) / sizeof(Suffix) &&
-                  NOUN_BY_LAST.start[128] == sizeof(NOUN) / sizeof(Suffix),
+static_assert(ADJECTIVAL_BY_LAST.start[128] == sizeof(ADJECTIVAL) / sizeof(Ending) &&
+                  PERFECTIVE_GERUND_BY_LAST.start[128] == sizeof(PERFECTIVE_GERUND) / sizeof(Ending) &&
+                  VERB_BY_LAST.start[128] == sizeof(VERB) / sizeof(Ending) &&
+                  NOUN_BY_LAST.start[128] == sizeof(NOUN) / sizeof(Ending),
               "every suffix ends with an ASCII letter");
 
 // s[i:i+n] == lit (lit of n code points; false when s is shorter).
@@ -199,9 +198,6 @@ inline bool at(const U32& s, size_t i, const char32_t* lit, size_t n) {
     return true;
 }
 
-inline bool ends(const U32& s, const Suffix& x) {
-    return s.size() >= x.size && at(s, s.size() - x.size, x.text, x.size);
-}
 
 // Python's s = s[:-k] (k > 0): empty when s is shorter.
 inline void cut(U32& s, size_t k) { s.resize(s.size() > k ? s.size() - k : 0); }
@@ -284,21 +280,21 @@ inline void regions(const U32& word, U32& rv, U32& r2) {
 }
 
 // Cut the suffix x from the word and both regions.
-inline void remove(U32& word, U32& rv, U32& r2, const Suffix& x) {
-    cut(word, x.size);
-    cut(r2, x.size);
-    cut(rv, x.size);
+inline void remove(U32& word, U32& rv, U32& r2, const Ending& x) {
+    cut(word, x.suffix.size);
+    cut(r2, x.suffix.size);
+    cut(rv, x.suffix.size);
 }
 
 // The first suffix of `list` that ends rv (and, for a group 1 ending, follows "a"/"i^a") is removed from the
 // word and both regions; returns whether one was.
 template <size_t N>
-inline bool remove_first(U32& word, U32& rv, U32& r2, const Suffix (&list)[N], const ByLast<N>& index) {
+inline bool remove_first(U32& word, U32& rv, U32& r2, const Ending (&list)[N], const ByLast<N>& index) {
     if (rv.empty() || rv.back() >= 128) return false;
     const char32_t last = rv.back();
     for (uint16_t k = index.start[last]; k < index.start[last + 1]; ++k) {
-        const Suffix& x = list[index.order[k]];
-        if (ends(rv, x) && (!x.after_a || after_a(rv, x.size))) {
+        const Ending& x = list[index.order[k]];
+        if (ends(rv, x.suffix) && (!x.after_a || after_a(rv, x.suffix.size))) {
             remove(word, rv, r2, x);
             return true;
         }
@@ -334,8 +330,8 @@ inline U32 stem_russian(const Input& in) {
 
     // Step 1: perfective gerund; else reflexive, then adjectival, else verb, else noun.
     if (!remove_first(word, rv, r2, PERFECTIVE_GERUND, PERFECTIVE_GERUND_BY_LAST)) {
-        for (const Suffix& x : REFLEXIVE)
-            if (ends(rv, x)) {
+        for (const Ending& x : REFLEXIVE)
+            if (ends(rv, x.suffix)) {
                 remove(word, rv, r2, x);
                 break;
             }
@@ -349,9 +345,9 @@ inline U32 stem_russian(const Input& in) {
         cut(r2, 1);
     }
     // Step 3
-    for (const Suffix& x : DERIVATIONAL)
-        if (ends(r2, x)) {
-            cut(word, x.size);
+    for (const Ending& x : DERIVATIONAL)
+        if (ends(r2, x.suffix)) {
+            cut(word, x.suffix.size);
             break;
         }
     // Step 4
@@ -359,16 +355,16 @@ inline U32 stem_russian(const Input& in) {
         cut(word, 1);
     } else {
         bool superlative = false;
-        for (const Suffix& x : SUPERLATIVE)
-            if (ends(word, x)) {
-                cut(word, x.size);
+        for (const Ending& x : SUPERLATIVE)
+            if (ends(word, x.suffix)) {
+                cut(word, x.suffix.size);
                 superlative = true;
                 break;
             }
         if (ends_with(word, U"nn")) cut(word, 1);
         if (!superlative && !word.empty() && word.back() == U'\'') cut(word, 1);
     }
-    for (const Replacement& r : SPELLINGS) replace_all(word, r.latin, length(r.latin), r.cyrillic);
+    for (const Replacement& r : SPELLINGS) replace_all(word, r.latin, literal_length(r.latin), r.cyrillic);
     for (char32_t& c : word) c = single_letter(c);
     return word;
 }

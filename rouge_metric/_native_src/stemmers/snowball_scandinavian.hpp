@@ -11,20 +11,12 @@
 
 #include <cstddef>
 
+#include "snowball_suffixes.hpp"
 #include "stem_common.hpp"
 
 namespace rouge {
 namespace stem {
 namespace scandinavian {
-
-constexpr size_t length(const char32_t* s) { return *s ? 1 + length(s + 1) : 0; }
-
-// Two NUL-terminated UTF-32 strings are equal.
-inline bool same(const char32_t* a, const char32_t* b) {
-    for (; *a && *a == *b; ++a, ++b) {
-    }
-    return *a == *b;
-}
 
 // The start of R1 in `word` (word.size() when R1 is empty); `vowels` as a UTF-32 literal.
 inline size_t r1_start(const U32& word, const char32_t* vowels) {
@@ -40,11 +32,7 @@ struct Word {
     size_t r1;
 
     // Python's r1.endswith(suffix).
-    bool r1_ends(const char32_t* suffix) const {
-        const size_t n = length(suffix);
-        return w.size() >= r1 + n && w.compare(w.size() - n, n, suffix) == 0;
-    }
-    bool ends(const char32_t* suffix) const { return ends_with(w, suffix); }
+    bool r1_ends(const Suffix& suffix) const { return w.size() >= r1 + suffix.size && ends(w, suffix); }
     // Cut k code points from the end of the word (and of R1, which holds them when this is called after a
     // successful r1_ends).
     void cut(size_t k) { w.resize(w.size() - k); }
@@ -53,9 +41,9 @@ struct Word {
 
 // The first suffix of `list` that R1 holds, or null.
 template <size_t N>
-inline const char32_t* first_in_r1(const Word& word, const char32_t* const (&list)[N]) {
-    for (const char32_t* s : list)
-        if (word.r1_ends(s)) return s;
+inline const Suffix* first_in_r1(const Word& word, const Suffix (&list)[N]) {
+    for (const Suffix& s : list)
+        if (word.r1_ends(s)) return &s;
     return nullptr;
 }
 
