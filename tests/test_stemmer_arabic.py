@@ -74,11 +74,11 @@ def test_twin_on_many_affix_words():
 
 def test_twin_on_every_code_point():
     """The pre-normalisation removes what nltk's three regular expressions match, over every code point (nltk
-    compiles them with the `regex` module; its classes include "-"): one word holding them all, both ways
-    round, between Arabic letters."""
+    compiles them with the `regex` module; its classes include "-"): one word holding them all, between
+    Arabic affixes."""
     require_twin(NAME)
     every = "".join(map(chr, range(0x110000)))
-    assert_same(NAME, ["كت" + every + "ابين", "وال" + every[::-1] + "هما"])
+    assert_same(NAME, ["وال" + every + "ابين"])
 
 
 def test_state_carries_over_as_in_one_nltk_instance():

@@ -54,7 +54,7 @@ def test_twin_on_suffix_words():
 def test_twin_on_every_code_point():
     require_twin(NAME)
     every = "".join(map(chr, range(0x110000)))
-    assert_same(NAME, ["a" + every + "okat", "b" + every[::-1] + "ként"])
+    assert_same(NAME, ["a" + every + "okat"])
 
 
 def test_twin_with_stopwords():

@@ -3,8 +3,8 @@ stemmer (nltk keeps them in Latin transliteration; they are turned into Cyrillic
 transliteration) after stems chosen for the regions RV and R2 and for the endings that need a preceding а/я;
 the same words in capitals and with Latin letters mixed in (nltk transliterates only Cyrillic, so Latin
 letters, including capital A, U, E and spellings like "i^a", take part in its regions and its final
-transliteration back); hypothesis strings over Cyrillic, the Latin letters of the transliteration and other
-scripts. Everything goes through ``stemmer_oracle.assert_same``."""
+transliteration back); every code point in one word; hypothesis strings over Cyrillic, the Latin letters of
+the transliteration and other scripts. Everything goes through ``stemmer_oracle.assert_same``."""
 
 from __future__ import annotations
 
@@ -81,11 +81,10 @@ def test_twin_on_words_without_cyrillic():
 
 
 def test_twin_on_every_code_point():
-    """nltk's transliteration of every code point (Cyrillic to Latin, then Latin back), in one word, both ways
-    round."""
+    """nltk's transliteration of every code point (Cyrillic to Latin, then Latin back), in one word."""
     require_twin(NAME)
     every = "".join(map(chr, range(0x110000)))
-    assert_same(NAME, ["стол" + every + "ами", "i^a" + every[::-1] + "ость"])
+    assert_same(NAME, ["i^a" + every + "ость"])
 
 
 def test_twin_with_stopwords():

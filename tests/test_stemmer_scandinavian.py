@@ -55,10 +55,10 @@ def test_twin_on_suffix_words(language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_twin_on_every_code_point(language):
-    """Python's lowercase of every code point (special casing included), in one word, both ways round."""
+    """Python's lowercase of every code point (special casing included), in one word."""
     require_twin(language)
     every = "".join(map(chr, range(0x110000)))
-    assert_same(language, [every + "erne", "s" + every[::-1] + "hetens"])
+    assert_same(language, [every + "hetens"])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -1,8 +1,8 @@
 """The TurkishStemmer twin against the TurkishStemmer package (1.3): words built from every spelling of every
 suffix of its three state machines, chained with linking letters after stems chosen for vowel harmony
 (front/back, rounded/unrounded), final consonants b/c/d/ğ, one and two syllables and the package's own word
-lists; hypothesis strings over the Turkish alphabet with capitals and letters outside it. Everything goes
-through ``stemmer_oracle.assert_same``."""
+lists; every code point in one word; hypothesis strings over the Turkish alphabet with capitals and letters
+outside it. Everything goes through ``stemmer_oracle.assert_same``."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_twin_on_words_outside_the_alphabet():
 def test_twin_on_every_code_point():
     require_twin(NAME)
     every = "".join(map(chr, range(0x110000)))
-    assert_same(NAME, ["kitap" + every + "lar", every[::-1]])
+    assert_same(NAME, ["kitap" + every + "lar"])
 
 
 _TURKISH = st.sampled_from(list(ALPHABET) + list(ALPHABET) + ["A", "I", "İ", "Ç", "â", "î", "q", "w", "x", "'", "1"])
