@@ -66,7 +66,7 @@ struct Flags {
 // instance's never-reset flag.
 inline void verb_step1(Token& t, bool& step1_success) {
     static constexpr Suffix SUFFIXES[] = {U"ه", U"ك", U"ني", U"نا", U"ها", U"هم",
-                                               U"هن", U"كم", U"كن", U"هما", U"كما", U"كمو"};
+                                          U"هن", U"كم", U"كن", U"هما", U"كما", U"كمو"};
     for (const Suffix& x : SUFFIXES) {
         const size_t n = x.size;
         if (t.ends(x) && t.size() >= n + 3) {
@@ -81,7 +81,7 @@ inline void verb_step1(Token& t, bool& step1_success) {
 // (longer than 5), تما (>= 6).
 inline void verb_step2a(Token& t, Flags& f) {
     static constexpr Suffix SUFFIXES[] = {U"ت",  U"ا",  U"ن",  U"ي",  U"نا", U"تا",
-                                               U"تن", U"ان", U"ون", U"ين", U"تما"};
+                                          U"تن", U"ان", U"ون", U"ين", U"تما"};
     for (const Suffix& x : SUFFIXES) {
         if (!(t.ends(x) && t.size() > 3)) continue;
         const size_t n = x.size, len = t.size();

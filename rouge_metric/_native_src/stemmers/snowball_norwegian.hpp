@@ -26,7 +26,7 @@ inline constexpr Suffix STEP1[] = {
 };
 inline constexpr Suffix STEP2[] = {U"dt", U"vt"};
 inline constexpr Suffix STEP3[] = {U"hetslov", U"eleg", U"elig", U"elov", U"slov", U"leg",
-                                                  U"eig",     U"lig",  U"els",  U"lov",  U"ig"};
+                                   U"eig",     U"lig",  U"els",  U"lov",  U"ig"};
 
 }  // namespace norwegian
 
