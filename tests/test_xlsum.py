@@ -459,8 +459,9 @@ def test_signature_names_language_segmenter_fallback_and_stemmer():
     assert "stem=snowball-porter(" in ours(["rouge1"], True, None).signature()
 
 
-def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch):
+def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch, tmp_path):
     import nltk.corpus
+    import nltk.data
     import nltk.stem.snowball
 
     class Missing:
@@ -469,6 +470,8 @@ def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch):
 
     monkeypatch.setattr(nltk.corpus, "stopwords", Missing())
     monkeypatch.setattr(nltk.stem.snowball, "stopwords", Missing(), raising=False)
+    # the lists are read from nltk's data path without nltk's reader: an empty folder as the whole path
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
     with pytest.raises(LookupError, match="needs nltk's 'stopwords' corpus.*never downloads"):
         xlsum.language_stemmer("dutch")
 
