@@ -2,12 +2,14 @@
 // stopwords=None, history=True)`, whose `stem(word)` and `stem_many(words)` give what the Python original's stem() gives,
 // and `_native.language_stemmers()`, the names this build has a twin for. Everything here runs with the GIL
 // held: a str is read into code points, its Python lowercase is made with str.lower() (Python's Unicode
-// tables, special casing included) unless it is ASCII, and the stem is returned as a new str.
+// tables, special casing included) unless it is ASCII, and the stem is returned as a new str. The TurkishStemmer
+// twin takes no stopwords: its `stop` set holds the package's word lists, read from the installed package.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
 #include <string>
+#include <utility>
 
 #include "stemmers/stemmers.hpp"
 
@@ -43,7 +45,11 @@ class PyLanguageStemmer {
             throw py::value_error("rouge_metric: no native stemmer " + py::repr(py::str(name)).cast<std::string>() +
                                   " in this build; it has: " + (have.empty() ? std::string("none") : have));
         }
-        if (!stopwords.is_none()) {
+        if (name_ == "TurkishStemmer") {
+            if (!stopwords.is_none())
+                throw py::value_error("stopwords: the TurkishStemmer takes none (it has its own word lists)");
+            load_turkish_lists();
+        } else if (!stopwords.is_none()) {
             Py_ssize_t i = 0;
             for (py::handle w : py::iter(stopwords)) {
                 if (!PyUnicode_Check(w.ptr()))
@@ -80,9 +86,36 @@ class PyLanguageStemmer {
     }
 
     const std::string& name() const { return name_; }
-    size_t stopword_count() const { return stop_.size(); }
+    // (the TurkishStemmer twin's set holds the package's word lists, not stopwords)
+    size_t stopword_count() const { return name_ == "TurkishStemmer" ? 0 : stop_.size(); }
 
   private:
+    // The TurkishStemmer twin's word lists (stemmers/turkish_stemmer.hpp), from the installed package: the
+    // sets its default instance uses (TurkishStemmer.DefaultSetHolder, read by the package from its
+    // resources/ at import), tagged by list into stop_.
+    void load_turkish_lists() {
+        static const std::pair<const char*, stem::TurkishList> LISTS[] = {
+            {"DEFAULT_PROTECTED_WORDS", stem::TurkishList::PROTECTED},
+            {"DEFAULT_VOWEL_HARMONY_EXCEPTIONS", stem::TurkishList::HARMONY_EXCEPTION},
+            {"DEFAULT_LAST_CONSONANT_EXCEPTIONS", stem::TurkishList::LAST_CONSONANT},
+            {"DEFAULT_AVERAGE_STEM_SIZE_EXCEPTIONS_FILE", stem::TurkishList::AVERAGE_SIZE},  // the package's name
+        };
+        py::object holder;
+        try {
+            holder = py::module_::import("TurkishStemmer").attr("DefaultSetHolder");
+        } catch (py::error_already_set& e) {
+            throw py::import_error("rouge_metric: the TurkishStemmer twin reads its word lists from the installed "
+                                   "TurkishStemmer package: " + std::string(e.what()));
+        }
+        for (const auto& list : LISTS)
+            for (py::handle w : py::iter(holder.attr(list.first))) {
+                if (!PyUnicode_Check(w.ptr()))
+                    throw py::type_error(std::string("TurkishStemmer.DefaultSetHolder.") + list.first +
+                                         ": expected str entries");
+                stop_.insert(stem::turkish_list_key(list.second, str_to_u32(w.ptr())));
+            }
+    }
+
     stem::U32 run(PyObject* w) const {
         stem::U32 word = str_to_u32(w);
         stem::U32 lower;

@@ -1,12 +1,57 @@
-// nltk's Snowball stemmer for norwegian (nltk.stem.snowball): no native twin yet; the Python layer runs nltk's.
+// nltk's Snowball stemmer for norwegian (nltk.stem.snowball.NorwegianStemmer, nltk 3.10.4): a C++ twin. Plain
+// C++17, no Python.h.
+//
+// What the original computes, on Python's word.lower() (a stopword is returned lowercased, unstemmed): R1
+// (snowball_scandinavian.hpp); step 1 handles the first suffix of its list that R1 holds ("erte" and "ert"
+// become "er"; a final "s" goes after one of its s-ending letters, or after a "k" that follows a non-vowel;
+// the others go); step 2 removes the last letter of dt/vt in R1; step 3 removes the first suffix of its list
+// that R1 holds.
+//
+// Cost: O(n) (R1, then a bounded number of suffix tests).
 #pragma once
 
+#include "snowball_scandinavian.hpp"
 #include "stem_common.hpp"
 
 namespace rouge {
 namespace stem {
+namespace norwegian {
 
-inline constexpr Language SNOWBALL_NORWEGIAN{"norwegian", nullptr};
+inline constexpr const char32_t* VOWELS = U"aeiouyæåø";
+inline constexpr const char32_t* S_ENDING = U"bcdfghjlmnoprtvyz";
+inline constexpr Suffix STEP1[] = {
+    U"hetenes", U"hetene", U"hetens", U"heter", U"heten", U"endes", U"ande", U"ende", U"edes", U"enes",
+    U"erte",    U"ede",    U"ane",    U"ene",   U"ens",   U"ers",   U"ets",  U"het",  U"ast",  U"ert",
+    U"en",      U"ar",     U"er",     U"as",    U"es",    U"et",    U"a",    U"e",    U"s",
+};
+inline constexpr Suffix STEP2[] = {U"dt", U"vt"};
+inline constexpr Suffix STEP3[] = {U"hetslov", U"eleg", U"elig", U"elov", U"slov", U"leg",
+                                   U"eig",     U"lig",  U"els",  U"lov",  U"ig"};
+
+}  // namespace norwegian
+
+inline U32 stem_norwegian(const Input& in) {
+    using namespace scandinavian;
+    using namespace norwegian;
+    if (in.stop.count(in.lower)) return in.lower;
+    Word w{in.lower, r1_start(in.lower, VOWELS)};
+    if (const Suffix* s = first_in_r1(w, STEP1)) {
+        const size_t n = s->size;
+        if (same(*s, U"erte") || same(*s, U"ert")) {
+            w.cut(n - 2);  // "erte"/"ert" -> "er": the word keeps its "er"
+        } else if (same(*s, U"s")) {
+            const char32_t before = w.from_end(2);
+            if (stem::in(before, S_ENDING) || (before == U'k' && !stem::in(w.from_end(3), VOWELS))) w.cut(1);
+        } else {
+            w.cut(n);
+        }
+    }
+    if (first_in_r1(w, STEP2)) w.cut(1);
+    if (const Suffix* s = first_in_r1(w, STEP3)) w.cut(s->size);
+    return w.w;
+}
+
+inline constexpr Language SNOWBALL_NORWEGIAN{"norwegian", stem_norwegian};
 
 }  // namespace stem
 }  // namespace rouge

@@ -1,0 +1,52 @@
+// What nltk's Danish, Norwegian and Swedish Snowball stemmers share (nltk.stem.snowball._ScandinavianStemmer,
+// nltk 3.10.4): the region R1, and the word being stemmed with its R1. Plain C++17, no Python.h.
+//
+// R1 (_r1_scandinavian): the region after the first non-vowel that follows a vowel, moved right so that at
+// least three letters precede it; empty when there is no such non-vowel. In these three stemmers R1 stays a
+// suffix of the word (every step cuts or replaces the same end of both, after testing that R1 holds the
+// suffix), so the twin keeps R1 as a start index into the word.
+//
+// Cost: O(n) for R1; each test of a suffix compares at most its length.
+#pragma once
+
+#include <cstddef>
+
+#include "snowball_suffixes.hpp"
+#include "stem_common.hpp"
+
+namespace rouge {
+namespace stem {
+namespace scandinavian {
+
+// The start of R1 in `word` (word.size() when R1 is empty); `vowels` as a UTF-32 literal.
+inline size_t r1_start(const U32& word, const char32_t* vowels) {
+    for (size_t i = 1; i < word.size(); ++i)
+        if (!in(word[i], vowels) && in(word[i - 1], vowels))
+            return i == 1 ? (word.size() < 3 ? word.size() : 3) : i + 1;  // (i == 1: R1 = word[3:])
+    return word.size();
+}
+
+// The word being stemmed and the start of its R1.
+struct Word {
+    U32 w;
+    size_t r1;
+
+    // Python's r1.endswith(suffix).
+    bool r1_ends(const Suffix& suffix) const { return w.size() >= r1 + suffix.size && ends(w, suffix); }
+    // Cut k code points from the end of the word (and of R1, which holds them when this is called after a
+    // successful r1_ends).
+    void cut(size_t k) { w.resize(w.size() - k); }
+    char32_t from_end(size_t k) const { return w[w.size() - k]; }  // word[-k]
+};
+
+// The first suffix of `list` that R1 holds, or null.
+template <size_t N>
+inline const Suffix* first_in_r1(const Word& word, const Suffix (&list)[N]) {
+    for (const Suffix& s : list)
+        if (word.r1_ends(s)) return &s;
+    return nullptr;
+}
+
+}  // namespace scandinavian
+}  // namespace stem
+}  // namespace rouge
