@@ -34,6 +34,7 @@
 #include "kernels_resample.hpp"
 #include "kernels_wlcs.hpp"
 #include "py_ids.hpp"
+#include "py_jieba.hpp"
 #include "py_scorer.hpp"
 #include "py_text.hpp"
 #include "simd.hpp"
@@ -458,4 +459,7 @@ PYBIND11_MODULE(_native, m) {
              py::arg("first_index") = 0, py::arg("ignore_ids") = py::tuple(), py::arg("sentence_ids") = py::tuple(),
              "Score a batch of token-id sequences on num_threads threads without the GIL (ids read and "
              "interned first, O(total ids)): a Batch, or None when the input needs Python validation.");
+
+    // ------------------------------------------------------------- jieba's word segmentation
+    bind_jieba(m);  // JiebaModel, jieba_load (py_jieba.hpp)
 }
