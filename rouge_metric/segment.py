@@ -37,6 +37,8 @@ loading, caching and word rules.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -162,6 +164,8 @@ class _Segmenter:
         fn = self.fn
         try:
             out = tuple(fn(text))
+        except SegmenterError:
+            raise
         except Exception as exc:  # noqa: BLE001 - any failure of a third-party segmenter is reported
             raise SegmenterError(
                 f"tokenizer={self.name!r}: the segmenter failed on the text {_text_head(text)} "
@@ -179,9 +183,52 @@ class _Segmenter:
 
 
 class JiebaSegmenter(_Segmenter):
+    """``list(jieba.cut(text))`` of the installed jieba with its default dictionary (HMM on), computed by
+    the native twin of jieba's cut when it can stand in for the installed jieba, else by jieba itself
+    (``implementation`` says which after loading; ``ROUGE_METRIC_JIEBA`` chooses). A process that changed
+    jieba's default tokenizer (user words, another dictionary, ...) is refused before each new text:
+    :mod:`rouge_metric.jieba_native` says why, and what is checked."""
+
     name = "jieba"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.implementation: Optional[str] = None  # "native" or "jieba", once loaded
+        self._folder = ""
+        self._known = False  # the installed jieba's sources are a version the native twin reproduces
+        self._signature = ""
+        self._pristine: Optional[Tuple[Any, ...]] = None  # jieba's state when last found unchanged
+
     def load(self) -> Callable[[str], List[str]]:
+        from . import jieba_native as jn
+
+        want = jn.mode()
+        folder = jn.jieba_folder()
+        if folder is None:
+            raise _missing(self.name, "jieba", ModuleNotFoundError("No module named 'jieba'"))
+        version = jn.source_version(folder)
+        self._folder, self._known = folder, version is not None
+        cut: Optional[Callable[[str], List[str]]] = None
+        if want != "python":
+            try:
+                model, digest = jn.native_model(folder)
+                cut, self.implementation, self._signature = model.cut, "native", f"jieba({version},dict={digest})"
+            except jn.Unavailable as why:
+                if want == "native":
+                    raise SegmenterError(f"tokenizer='jieba': {jn.ENV_VAR}=native, but the native segmenter cannot "
+                                         f"stand in for the installed jieba: {why}") from None
+        if cut is None:
+            cut = self._load_jieba(jn)
+        self.check()
+        check = self.check
+
+        def segment(text: str) -> List[str]:
+            check()
+            return cut(text)  # type: ignore[misc]
+
+        return segment
+
+    def _load_jieba(self, jn: Any) -> Callable[[str], List[str]]:
         try:
             import jieba
         except ImportError as exc:
@@ -191,13 +238,40 @@ class JiebaSegmenter(_Segmenter):
         logging.getLogger("jieba").setLevel(logging.WARNING)  # "Loading model cost ..." on every start
         try:
             jieba.initialize()
+            with open(os.path.join(self._folder, "dict.txt"), "rb") as fh:
+                digest = jn.dictionary_digest(fh.read())
         except Exception as exc:  # noqa: BLE001
             raise SegmenterError(f"tokenizer='jieba': its dictionary could not be loaded ({exc})") from exc
+        self.implementation, self._signature = "jieba", f"jieba({jieba.__version__},dict={digest})"
         cut = jieba.cut
         return lambda text: list(cut(text))
 
+    def check(self) -> None:
+        """Raise :class:`SegmenterError` when the process changed jieba's default tokenizer. O(1) when
+        jieba's state is the one last checked (or jieba is not imported)."""
+        jb = sys.modules.get("jieba")
+        if jb is None:
+            return
+        from . import jieba_native as jn
+
+        try:
+            state: Optional[Tuple[Any, ...]] = jn.fingerprint(jb)
+        except AttributeError:
+            state = None
+        if state is not None and state == self._pristine:
+            return
+        problem = jn.state_problem(jb, self._folder, self._known)
+        if problem is not None:
+            raise SegmenterError(
+                f"tokenizer='jieba': jieba's default tokenizer was changed in this process: {problem}. This "
+                f"segmenter is jieba with its dictionary as installed ({self._signature}); to segment with the "
+                "changed jieba, give jieba.lcut as the tokenizer (rouge_metric.jieba_native explains)")
+        self._pristine = state
+
     def describe(self) -> str:
-        return f"jieba({package_version('jieba')},dict=default)"
+        self.fn  # noqa: B018 - loading names the version and the dictionary
+        self.check()
+        return self._signature
 
 
 class FugashiSegmenter(_Segmenter):
