@@ -146,23 +146,26 @@ pieces = st.one_of(chars, st.sampled_from(DICT_WORDS), st.sampled_from(PIECES),
 texts = st.lists(pieces, max_size=40).map("".join)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(texts)
-def test_generated_text(text):
+hmm_runs = st.lists(st.one_of(st.integers(0x4E00, 0x9FD5).map(chr), st.sampled_from("abcXY019.%+#&_-")), min_size=1,
+                   max_size=30).map("".join)
+
+
+def same_cut(text: str) -> None:
     assert native_model().cut(text) == jieba.lcut(text)
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.text(max_size=60))
-def test_any_text(text):
-    assert native_model().cut(text) == jieba.lcut(text)
+def tiers(fast: int, integration: int):
+    """A hypothesis test twice: ``fast`` examples in the fast tier, ``integration`` in the integration tier."""
+    def make(strategy, fn):
+        def run(n):
+            return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])(given(strategy)(fn))
+        return run(fast), pytest.mark.integration(run(integration))
+    return make
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.one_of(st.integers(0x4E00, 0x9FD5).map(chr), st.sampled_from("abcXY019.%+#&_-")), min_size=1,
-                max_size=30).map("".join))
-def test_runs_for_the_hmm_and_finalseg_pieces(text):
-    assert native_model().cut(text) == jieba.lcut(text)
+test_generated_text, test_generated_text_more = tiers(100, 3000)(texts, same_cut)
+test_any_text, test_any_text_more = tiers(40, 1000)(st.text(max_size=60), same_cut)
+test_runs_for_the_hmm_and_finalseg_pieces, test_runs_for_the_hmm_more = tiers(60, 2000)(hmm_runs, same_cut)
 
 
 def test_edge_texts():
@@ -204,9 +207,8 @@ def hmm_tables(draw) -> Tuple[dict, dict, dict]:
     return start, trans, emit
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(dictionaries(), hmm_tables(), st.lists(st.text(alphabet=ALPHABET + " ，", max_size=12), min_size=1, max_size=5))
-def test_small_dictionaries_and_tables_break_ties_as_jieba(data, tables, sample):
+def small_model_cuts(case) -> None:
+    data, tables, sample = case
     m = core.kernels("native").jieba_load(data, *table_sources(*tables), jieba_native.MIN_FLOAT)
     tk = oracle_tokenizer(data)
     assert (m.total, m.size) == (tk.total, len(tk.FREQ))
@@ -221,11 +223,19 @@ def test_small_dictionaries_and_tables_break_ties_as_jieba(data, tables, sample)
         fs.start_P, fs.trans_P, fs.emit_P = saved
 
 
-@settings(max_examples=200, deadline=None)
-@given(dictionaries())
-def test_the_python_reference_counts_are_gen_pfdicts(data):
+small_cases = st.tuples(dictionaries(), hmm_tables(),
+                        st.lists(st.text(alphabet=ALPHABET + " ，", max_size=12), min_size=1, max_size=5))
+test_small_dictionaries_and_tables_break_ties_as_jieba, test_small_dictionaries_more = tiers(80, 3000)(
+    small_cases, small_model_cuts)
+
+
+def reference_counts(data: bytes) -> None:
     tk = oracle_tokenizer(data)
     assert jieba_native.dictionary_counts(data) == (tk.total, len(tk.FREQ))
+
+
+test_the_python_reference_counts_are_gen_pfdicts, test_the_python_reference_counts_more = tiers(30, 500)(
+    dictionaries(), reference_counts)
 
 
 # ------------------------------------------------------------------------------------ dictionary files
