@@ -5,10 +5,11 @@ with its default dictionary and the HMM on. Two implementations give it, with th
 
 - **native**: the C++ twin of jieba 0.42.1's cut (``rouge_metric/_native_src/jieba.hpp``), with the
   dictionary (``dict.txt``) and HMM tables (``finalseg/prob_*.py``) read from the installed jieba's folder,
-  found without importing jieba. About 0.1 s to load instead of jieba's 0.7 s, and some 25 times faster to
-  segment. Used when the native core is (``ROUGE_METRIC_BACKEND`` is not ``python``) and the two source
-  files whose code it reproduces, ``jieba/__init__.py`` and ``jieba/finalseg/__init__.py``, are byte for byte
-  those of a version listed in :data:`JIEBA_SOURCES` (a patched or other jieba gets jieba itself);
+  found without importing jieba: it loads in a fraction of jieba's time and segments many times faster
+  (docs/performance.md). Used when the native core is built and not switched off
+  (``ROUGE_METRIC_BACKEND=python``) and the two source files whose code it reproduces,
+  ``jieba/__init__.py`` and ``jieba/finalseg/__init__.py``, are byte for byte those of a version listed in
+  :data:`JIEBA_SOURCES` (a patched or other jieba gets jieba itself);
 - **jieba**: jieba itself, otherwise.
 
 ``ROUGE_METRIC_JIEBA`` chooses: ``auto`` (the default: native when it can), ``python`` (jieba itself),
@@ -30,9 +31,9 @@ still stand for what it was. To segment with a changed jieba, give its function 
 What the guard sees: jieba's default tokenizer (``jieba.dt``) given another dictionary, its word table of
 another size or total (every change through jieba's API adds to the total, or to finalseg's forced
 splits: ``del_word``, ``add_word(word, 0)``), finalseg's forced splits, jieba's and finalseg's regular
-expressions (compared by pattern), finalseg's HMM tables replaced or resized, ``jieba.cut`` replaced
-(``enable_parallel`` too). Not seen: a value written straight into ``jieba.dt.FREQ`` or into an HMM table
-without changing its size, and jieba's functions replaced by others.
+expressions (compared by pattern), finalseg's HMM tables replaced by tables of other values, ``jieba.cut``
+replaced (``enable_parallel`` too). Not seen: a value written straight into ``jieba.dt.FREQ`` (without
+changing its size) or into one of finalseg's tables, and jieba's functions replaced by others.
 
 Costs: the check is O(1) per new text (a tuple of jieba's attributes compared with the last one
 checked); the native model loads once per process, O(dictionary bytes), shared by every caller.
@@ -45,7 +46,7 @@ import importlib.util
 import os
 import sys
 import threading
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 #: The jieba versions the native segmenter reproduces: version -> sha256 of the source files whose code
 #: it mirrors, ``jieba/__init__.py`` and ``jieba/finalseg/__init__.py``, as the release ships them.

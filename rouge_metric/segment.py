@@ -13,7 +13,8 @@ Four segmenters, each usable two ways:
 ==================== ============================================ ==============================
 name                 segmenter                                    package (extra ``multilingual``)
 ==================== ============================================ ==============================
-``jieba``            ``jieba.cut`` (default dictionary, HMM on)   ``jieba``
+``jieba``            ``jieba.cut`` (default dictionary, HMM on);  ``jieba`` (its dictionary and
+                     its native twin for jieba 0.42.1             HMM tables)
 ``fugashi``          MeCab through fugashi, ``-O wakati -b 50000`` ``fugashi`` + ``unidic-lite`` or
                      with the installed UniDic                     ``unidic`` (downloaded dictionary)
 ``thai_newmm``       pythainlp ``word_tokenize(engine="newmm")``   ``pythainlp``
@@ -22,7 +23,16 @@ name                 segmenter                                    package (extra
 ==================== ============================================ ==============================
 
 Each tokenizer's signature names the segmenter, its version and its dictionary, e.g.
-``tok:fugashi(1.5.2,dict=unidic-lite-1.0.8)``. A missing package raises :class:`SegmenterMissing`
+``tok:fugashi(1.5.2,dict=unidic-lite-1.0.8)`` or ``tok:jieba(0.42.1,dict=sha256:7197c321)``.
+
+``jieba`` gives exactly ``list(jieba.cut(text))`` of the installed jieba with its default dictionary. When the
+native core is built and the installed jieba is 0.42.1 (its sources checked by digest), a C++ twin of
+jieba's cut computes it from jieba's own dictionary and HMM tables, without importing jieba (it loads in
+a fraction of jieba's time and segments many times faster: docs/performance.md); otherwise jieba itself
+runs (``ROUGE_METRIC_JIEBA=python`` forces it). A process that changed jieba's default tokenizer (user words,
+another dictionary, jieba's patterns) gets a :class:`SegmenterError` naming the change instead of words
+that no longer match the signature: :mod:`rouge_metric.jieba_native` explains the choice and what is
+checked. A missing package raises :class:`SegmenterMissing`
 (an ``ImportError``) naming the extra and the package; a dictionary that cannot be loaded raises
 :class:`SegmenterError`; so does a text the segmenter fails on: the message shows the text, and the
 scorer (:class:`~rouge_metric.Rouge`, its batch and one-example paths) names where the text is, e.g.
@@ -31,8 +41,9 @@ Segmentation is cached per unique text (:data:`CACHE_SIZE` texts per segmenter, 
 dropped), so a reference shared by many predictions is segmented once. :func:`token_spans` gives each
 word's characters in the text (explanations highlight them; :func:`align`).
 
-One file of about 400 lines: the segmenters, their named tokenizers and the spans of their words share the
-loading, caching and word rules.
+One file of about 500 lines: the segmenters, their named tokenizers and the spans of their words share the
+loading, caching and word rules (jieba's native twin and the guard on jieba's state are in
+:mod:`rouge_metric.jieba_native`).
 """
 
 from __future__ import annotations
@@ -431,8 +442,8 @@ def tokenizer_function(name: str) -> Callable[[str, Any], List[str]]:
 
 
 def describe(name: str) -> str:
-    """The signature name of segmenter ``name``: ``jieba(0.42.1,dict=default)``. Loads the segmenter
-    (raising a clear error when it is missing)."""
+    """The signature name of segmenter ``name``: ``jieba(0.42.1,dict=sha256:7197c321)``. Loads the segmenter
+    (raising a clear error when it is missing, or for jieba, when the process changed jieba)."""
     seg = raw_segmenter(name)
     seg.fn  # noqa: B018 - fail now, at configuration, when it is missing
     return seg.describe()

@@ -61,7 +61,8 @@ def table_sources(start: dict, trans: dict, emit: dict) -> Tuple[bytes, bytes, b
 
 
 def jieba_tables() -> Tuple[bytes, bytes, bytes]:
-    return tuple(Path(FOLDER, "finalseg", f"prob_{t}.py").read_bytes() for t in ("start", "trans", "emit"))  # type: ignore
+    folder = Path(FOLDER, "finalseg")
+    return tuple((folder / f"prob_{t}.py").read_bytes() for t in ("start", "trans", "emit"))  # type: ignore
 
 
 def oracle_tokenizer(data: bytes) -> "jieba.Tokenizer":
@@ -123,8 +124,8 @@ COMMON_HAN = ("的一是不了人我在有他这中大来上国个到说们为�
               "都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长北京清华今气很网易杭研厦硕士毕业计算")
 DICT_WORDS = ["中国科学院", "北京", "清华大学", "计算所", "网易", "杭研", "大厦", "硕士", "毕业", "AT&T", "c++", "C#", "B超",
               "γ射线", "T恤", "3G", "PM2.5", "e-mail", "卡拉OK", "阿Q", "一一", "不了了之", "了不起"]
-PIECES = ["3.14%", "abc.5", ".5", "a.b", "1.2.3", "x%", "%%", "--", "c++", "AT&T", "\r\n", "\r\r\n", "\n\r", "12.", "0.5%z",
-          "v2.0", "a_b", "#&", "A1.23%B"]
+PIECES = ["3.14%", "abc.5", ".5", "a.b", "1.2.3", "x%", "%%", "--", "c++", "AT&T", "\r\n", "\r\r\n", "\n\r", "12.",
+          "0.5%z", "v2.0", "a_b", "#&", "A1.23%B"]
 EXTENSIONS = [0x3400, 0x4DB5, 0x9FD5, 0x9FD6, 0x9FEF, 0xF900, 0xFA6D, 0x20000, 0x2A6D6, 0x2B740, 0x4DFF, 0x4E00]
 OTHERS = ("abcXYZ0123456789+#&._%-!@$^*()=[]{};:'\",<>/?\\|`~ "
           "٠١٢٣٤٥٦٧٨٩０１２３४५੩๓"  # Unicode digits (\\d, not jieba's 0-9)
@@ -158,7 +159,8 @@ def tiers(fast: int, integration: int):
     """A hypothesis test twice: ``fast`` examples in the fast tier, ``integration`` in the integration tier."""
     def make(strategy, fn):
         def run(n):
-            return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])(given(strategy)(fn))
+            checks = [HealthCheck.too_slow]
+            return settings(max_examples=n, deadline=None, suppress_health_check=checks)(given(strategy)(fn))
         return run(fast), pytest.mark.integration(run(integration))
     return make
 
@@ -343,7 +345,8 @@ CHANGES = {
     "FREQ": lambda mp: mp.setattr(jieba.dt, "FREQ", dict(jieba.dt.FREQ, 没有这个词的词=5)),
     "force split": lambda mp: mp.setattr(jieba.finalseg, "Force_Split_Words", {"北京"}),
     "dictionary": lambda mp: mp.setattr(jieba.dt, "dictionary", "/elsewhere/dict.txt"),
-    "re_han_default": lambda mp: mp.setattr(jieba, "re_han_default", re.compile("([\u4E00-\u9FD5a-zA-Z0-9+#&\\._% ]+)", re.U)),
+    "re_han_default": lambda mp: mp.setattr(jieba, "re_han_default",  # the hack that keeps spaces in words
+                                            re.compile("([\u4E00-\u9FD5a-zA-Z0-9+#&\\._% ]+)", re.U)),
     "re_skip_default": lambda mp: mp.setattr(jieba, "re_skip_default", re.compile("(\r\n|\n)", re.U)),
     "finalseg.re_han": lambda mp: mp.setattr(jieba.finalseg, "re_han", re.compile("([\u4E00-\u9FFF]+)")),
     "finalseg.re_skip": lambda mp: mp.setattr(jieba.finalseg, "re_skip", re.compile("([a-zA-Z0-9]+)")),
@@ -351,10 +354,11 @@ CHANGES = {
     "cut": lambda mp: mp.setattr(jieba, "cut", lambda text, *a, **k: iter([text])),
     "dt": lambda mp: mp.setattr(jieba, "dt", jieba.Tokenizer()),
 }
-PROBLEMS = {"total": "word table has", "FREQ": "word table has", "force split": "forces 1 word", "dictionary":
-            "dictionary is '/elsewhere", "re_han_default": "jieba.re_han_default is not", "re_skip_default":
-            "jieba.re_skip_default", "finalseg.re_han": "jieba.finalseg.re_han", "finalseg.re_skip":
-            "jieba.finalseg.re_skip", "emit_P": "finalseg.emit_P is not", "cut": "jieba.cut is not", "dt": "jieba.cut is not"}
+PROBLEMS = {"total": "word table has", "FREQ": "word table has", "force split": "forces 1 word",
+            "dictionary": "dictionary is '/elsewhere", "re_han_default": "jieba.re_han_default is not",
+            "re_skip_default": "jieba.re_skip_default", "finalseg.re_han": "jieba.finalseg.re_han",
+            "finalseg.re_skip": "jieba.finalseg.re_skip", "emit_P": "finalseg.emit_P is not",
+            "cut": "jieba.cut is not", "dt": "jieba.cut is not"}
 
 
 @pytest.mark.parametrize("change", sorted(CHANGES))
@@ -365,7 +369,8 @@ def test_a_changed_jieba_is_refused(change, monkeypatch):
     assert before == tuple(jieba.lcut("今天天气很好"))
     CHANGES[change](monkeypatch)
     problem = re.escape(PROBLEMS[change])
-    with pytest.raises(segment.SegmenterError, match=f"jieba's default tokenizer was changed in this process: .*{problem}"):
+    changed = f"jieba's default tokenizer was changed in this process: .*{problem}"
+    with pytest.raises(segment.SegmenterError, match=changed):
         seen("北京欢迎你")
     assert seen("今天天气很好") == before  # segmented before the change: its cached words (the definition's)
     with pytest.raises(segment.SegmenterError, match=problem):

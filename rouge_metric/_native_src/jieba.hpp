@@ -1,5 +1,5 @@
 // Chinese word segmentation: exactly jieba 0.42.1's ``jieba.cut(text)`` (accurate mode, HMM on) with the
-// dictionary and HMM tables it is given (rouge_metric/segment.py gives it those of the installed jieba).
+// dictionary and HMM tables it is given (rouge_metric/jieba_native.py gives it those of the installed jieba).
 // Plain C++ (no Python.h): py_jieba.hpp is its Python face; tests/test_jieba_native.py compares it with
 // jieba itself on every text of the Chinese corpora and on generated text.
 //
@@ -14,23 +14,24 @@
 //   3. calc: from the last position back, route[k] = max over those ends x, in increasing order, of
 //      (log(FREQ[text[k:x+1]] or 1) - log(total) + route[x+1], x), Python's tuple max (the later x
 //      wins a tie). The logarithms are jieba's own (the host computes them with Python's math.log);
-//      each sum is evaluated in jieba's order, so every double is jieba's: route_block.
+//      each sum is evaluated in jieba's order, so every double is jieba's: jb_route.
 //   4. __cut_DAG: walking the route, the one-character words are buffered; a buffer of two or more
 //      characters that is not a word of the dictionary goes to finalseg (the HMM), one that is a word
-//      is yielded character by character: cut_block.
+//      is yielded character by character: jb_cut_block, jb_flush.
 //   5. finalseg.cut: the buffer splits into runs of re_han = [U+4E00-U+9FD5] (Viterbi over the states
 //      B, M, E, S with prob_start/prob_trans/prob_emit, MIN_FLOAT = -3.14e100 for a missing entry, ties
 //      of Python's tuple max broken by the larger state letter) and other runs, which re_skip =
-//      ([a-zA-Z0-9]+(?:\.\d+)?%?) splits into its matches and the text between them: finalseg_cut.
+//      ([a-zA-Z0-9]+(?:\.\d+)?%?) splits into its matches and the text between them: jb_finalseg,
+//      jb_viterbi.
 //      Those other runs come from a block, so they are ASCII: \d sees only ASCII digits there.
-//      Force_Split_Words is empty for jieba's default tokenizer (segment.py checks it).
+//      Force_Split_Words is empty for jieba's default tokenizer (jieba_native.py checks it).
 // Every token is a substring of the text and the tokens cover it in order, so a cut is the list of
 // the tokens' end offsets (code points).
 //
-// Complexity, n code points: the dictionary walk (get_DAG and calc together) O(n * L), L the longest
-// dictionary word (16 for jieba's default dictionary), one hash probe per step; the route O(edges); the
-// Viterbi O(n * 4 * 2) (each state has two predecessors; jieba's table is 4 x 4), memory O(n).
-// Loading a dictionary of N lines: O(total bytes) parsing plus one probe per character of each word.
+// Complexity, n code points: the DAG build (get_DAG, walked together with calc) O(n * L), L the longest
+// dictionary word (16 for jieba's default dictionary), one hash probe per step; the route O(edges) of the
+// DAG; the Viterbi O(n * 4 * 4) (jieba's 4 x 4 table; each state has two predecessors), memory O(n).
+// Loading a dictionary: O(bytes) parsing plus O(1) expected per character of each word (load_dict).
 //
 // Ownership: a JiebaModel is built once (load_dict, load_hmm) and only read afterwards; cut_text keeps
 // its scratch in the JiebaCut the caller owns, so any number of threads may cut with one model.
@@ -67,86 +68,86 @@ constexpr int JB_PREV[4][2] = {{JB_E, JB_S}, {JB_M, JB_B}, {JB_B, JB_M}, {JB_S, 
 // ----------------------------------------------------------------------------------------- model
 struct JiebaModel {
     // The prefix dictionary as a trie: node 0 is the empty string; every other node is one key of
-    // jieba's FREQ (a word or a prefix of one). Children of the root with a BMP character are in
-    // `root`, every other edge in an open-addressing table of 64-bit slots, each packing the parent
-    // (21 bits), the character (21 bits) and the child (21 bits): one cache line per probe.
+    // jieba's FREQ (a word or a prefix of one). A first character c has an index f (`root[c]` in the
+    // BMP, `astral` beyond); `firsts[f]` is its node and the region of `slots` that holds every edge below
+    // it: an open-addressing table of 64-bit slots, each packing the parent (21 bits), the character
+    // (21 bits) and the child (21 bits). A walk from one position stays in one region, and a
+    // dictionary's lines grouped by first character fill one region at a time (cache-resident).
     static constexpr uint32_t NONE = 0xFFFFFFFFu;
     static constexpr uint64_t EMPTY = ~(uint64_t)0;
     static constexpr size_t MAX_NODES = (size_t)1 << 21;
+    static constexpr uint64_t EDGE_MASK = ~(uint64_t)0 << 21;
+    struct Region {
+        uint32_t node = NONE;  // the first character's node
+        size_t bound = 0;      // while loading: characters after it in its words (its edges at most)
+        size_t off = 0;        // its slots: slots[off, off + 2^bits); bits 0: no edge below it
+        int bits = 0;
+    };
     std::vector<uint32_t> root = std::vector<uint32_t>(0x10000, NONE);
+    std::vector<std::pair<uint32_t, uint32_t>> astral;  // (character, f), sorted by character
+    std::vector<Region> firsts;
     std::vector<uint64_t> slots;  // (parent << 42 | c << 21 | child), or EMPTY
-    size_t used = 0;
-    int shift = 64;  // 64 - log2(slots.size())
-    std::vector<int64_t> freq;  // per node: FREQ[key] (0 for a prefix that is not a word)
-    std::vector<double> lp;     // per node with freq > 0: log(freq) - log(total)
-    int64_t total = 0;          // jieba's total: the sum of the frequency of every line
+    std::vector<int64_t> freq;    // per node: FREQ[key] (0 for a prefix that is not a word)
+    std::vector<double> lp;       // per node with freq > 0: log(freq) - log(total)
+    int64_t total = 0;            // jieba's total: the sum of the frequency of every line
     double logtotal = 0, lp_one = 0;  // log(total); log(1) - log(total), a position without a word
-    bool dict_ready = false;
 
     // HMM: prob_start, prob_trans (MIN_FLOAT where absent), prob_emit over re_han's range.
     double min_float = 0;
     double start[4] = {0, 0, 0, 0};
     double trans[4][4];
     std::vector<double> emit[4];
-    bool hmm_ready = false;
 
     size_t size() const { return freq.size() - 1; }  // len(FREQ)
 
     static uint64_t edge(uint32_t node, uint32_t c) { return ((uint64_t)node << 42) | ((uint64_t)c << 21); }
-    static constexpr uint64_t EDGE_MASK = ~(uint64_t)0 << 21;
-    size_t slot(uint64_t e) const { return (size_t)((e * 0x9E3779B97F4A7C15ull) >> shift); }  // top bits
-    uint32_t child(uint32_t node, uint32_t c) const {
-        if (node == 0 && c < 0x10000) return root[c];
-        if (slots.empty()) return NONE;
+    static size_t hash(uint64_t e, int bits) { return (size_t)((e * 0x9E3779B97F4A7C15ull) >> (64 - bits)); }
+
+    // The index of first character c, or NONE.
+    uint32_t first(uint32_t c) const {
+        if (c < 0x10000) return root[c];
+        auto it = std::lower_bound(astral.begin(), astral.end(), std::make_pair(c, (uint32_t)0));
+        return (it != astral.end() && it->first == c) ? it->second : NONE;
+    }
+    // The child by c of a node of region r, or NONE.
+    uint32_t child(const Region& r, uint32_t node, uint32_t c) const {
+        if (!r.bits) return NONE;
         const uint64_t e = edge(node, c);
-        const size_t mask = slots.size() - 1;
-        for (size_t s = slot(e);; s = (s + 1) & mask) {
-            const uint64_t v = slots[s];
-            if ((v & EDGE_MASK) == e && v != EMPTY) return (uint32_t)(v & (MAX_NODES - 1));
+        const size_t mask = ((size_t)1 << r.bits) - 1;
+        const uint64_t* t = slots.data() + r.off;
+        for (size_t i = hash(e, r.bits);; i = (i + 1) & mask) {
+            const uint64_t v = t[i];
+            if ((v & EDGE_MASK) == e) return (uint32_t)(v & (MAX_NODES - 1));
             if (v == EMPTY) return NONE;
         }
     }
-    void rehash(size_t cap) {
-        std::vector<uint64_t> old;
-        old.swap(slots);
-        slots.assign(cap, EMPTY);
-        shift = 64;
-        for (size_t c = cap; c > 1; c >>= 1) --shift;
-        for (uint64_t v : old)
-            if (v != EMPTY) {
-                size_t s = slot(v & EDGE_MASK);
-                while (slots[s] != EMPTY) s = (s + 1) & (cap - 1);
-                slots[s] = v;
-            }
-    }
-    // The child of node by c, created (frequency 0) when absent; NONE past MAX_NODES nodes.
-    uint32_t add_child(uint32_t node, uint32_t c) {
-        if (node == 0 && c < 0x10000) {
-            uint32_t& r = root[c];
-            if (r == NONE) {
-                if (freq.size() >= MAX_NODES) return NONE;
-                r = (uint32_t)freq.size();
-                freq.push_back(0);
-            }
-            return r;
-        }
-        if (2 * (used + 1) > slots.size()) rehash(slots.empty() ? ((size_t)1 << 16) : 2 * slots.size());
+    // The child by c of a node of region r, created (frequency 0) when absent; NONE past MAX_NODES nodes.
+    // The region has room (load_dict sizes it from its bound).
+    uint32_t add_child(const Region& r, uint32_t node, uint32_t c) {
         const uint64_t e = edge(node, c);
-        const size_t mask = slots.size() - 1;
-        size_t s = slot(e);
-        for (; slots[s] != EMPTY; s = (s + 1) & mask)
-            if ((slots[s] & EDGE_MASK) == e) return (uint32_t)(slots[s] & (MAX_NODES - 1));
+        const size_t mask = ((size_t)1 << r.bits) - 1;
+        uint64_t* t = slots.data() + r.off;
+        size_t i = hash(e, r.bits);
+        for (; t[i] != EMPTY; i = (i + 1) & mask)
+            if ((t[i] & EDGE_MASK) == e) return (uint32_t)(t[i] & (MAX_NODES - 1));
+        const uint32_t id = new_node();
+        if (id != NONE) t[i] = e | id;
+        return id;
+    }
+    // A new node (frequency 0), or NONE past MAX_NODES nodes.
+    uint32_t new_node() {
         if (freq.size() >= MAX_NODES) return NONE;
-        slots[s] = e | freq.size();
-        ++used;
         freq.push_back(0);
-        return (uint32_t)(slots[s] & (MAX_NODES - 1));
+        return (uint32_t)(freq.size() - 1);
     }
     // The node of the string c[0, n), or NONE when it is not a key.
     uint32_t find(const uint32_t* c, size_t n) const {
-        uint32_t node = 0;
-        for (size_t i = 0; i < n && node != NONE; ++i) node = child(node, c[i]);
-        return n ? node : NONE;
+        const uint32_t f = n ? first(c[0]) : NONE;
+        if (f == NONE) return NONE;
+        const Region& r = firsts[f];
+        uint32_t node = r.node;
+        for (size_t i = 1; i < n && node != NONE; ++i) node = child(r, node, c[i]);
+        return node;
     }
     // FREQ.get(word): its frequency, or -1 when it is not a key.
     int64_t get(const uint32_t* c, size_t n) const {
@@ -203,48 +204,38 @@ inline bool jb_bytes_space(unsigned char c) { return c == ' ' || (c >= '\t' && c
 // Returns "" or the reason the dictionary was refused.
 template <class Log>
 std::string load_dict(JiebaModel& m, const char* data, size_t n, Log&& log) {
-    m.freq.assign(1, 0);
+    // 1. every line: its word's characters (into cps), its frequency, its first character's index
+    struct Line {
+        size_t begin;  // the word is cps[begin, begin + len)
+        uint32_t len, first;
+        int64_t freq;
+    };
+    std::vector<uint32_t> cps;
+    std::vector<Line> lines;
+    {
+        size_t count = 1;
+        for (const char* q = data; (q = (const char*)std::memchr(q, '\n', (size_t)(data + n - q))); ++q) ++count;
+        lines.reserve(count);
+        cps.reserve(n / 3 + 16);
+    }
     const unsigned char* p = (const unsigned char*)data;
     const unsigned char* end = p + n;
-    {  // room for about 1.5 keys of more than one character per line at half load, as jieba's has
-        size_t lines = 1, cap = (size_t)1 << 16;
-        for (const unsigned char* q = p; (q = (const unsigned char*)std::memchr(q, '\n', (size_t)(end - q))); ++q) ++lines;
-        while (cap < 3 * lines && cap < 4 * JiebaModel::MAX_NODES) cap *= 2;
-        m.freq.reserve(cap / 2);
-        m.rehash(cap);
-    }
-    // the word of this line and of the previous one, and the previous one's nodes (a line's word has
-    // fewer characters than the line has bytes)
-    std::vector<uint32_t> wa, wb, nodes;
-    uint32_t* word = nullptr;
-    uint32_t* prev = nullptr;
-    size_t prev_n = 0;
-    size_t lineno = 0;
     int64_t total = 0;
     while (p < end) {
         const unsigned char* nl = (const unsigned char*)std::memchr(p, '\n', (size_t)(end - p));
         const unsigned char* a = p;
         const unsigned char* b = nl ? nl : end;
         p = nl ? nl + 1 : end;
-        ++lineno;
         while (a < b && jb_bytes_space(*a)) ++a;
         while (b > a && jb_bytes_space(b[-1])) --b;
-        auto bad = [&](const char* why) { return "line " + std::to_string(lineno) + ": " + why; };
-        if ((size_t)(b - a) > wa.size()) {
-            const size_t keep = prev_n;
-            std::vector<uint32_t> old(prev, prev + keep);
-            wa.assign((size_t)(b - a), 0);
-            wb.assign((size_t)(b - a), 0);
-            nodes.resize((size_t)(b - a));
-            word = wa.data();
-            prev = wb.data();
-            std::copy(old.begin(), old.end(), prev);
-        }
+        auto bad = [&](const char* why) { return "line " + std::to_string(lines.size() + 1) + ": " + why; };
         // the word: up to the first space; then the frequency, up to the next space or the end
-        size_t wn = 0;
+        const size_t begin = cps.size();
         const unsigned char* q = a;
         while (q < b && *q != ' ') {
-            if (!jb_utf8(q, b, word[wn++])) return bad("not UTF-8");
+            uint32_t cp;
+            if (!jb_utf8(q, b, cp)) return bad("not UTF-8");
+            cps.push_back(cp);
         }
         if (q == b) return bad("no frequency (jieba needs 'word frequency [tag]')");
         const unsigned char* f = q + 1;
@@ -267,22 +258,59 @@ std::string load_dict(JiebaModel& m, const char* data, size_t n, Log&& log) {
         }
         total += fr;
         if (total > ((int64_t)1 << 52)) return bad("a total frequency of 2^52 or more");
-        // insert, from the node of the prefix shared with the previous word (a dictionary's lines are
-        // grouped by their first characters)
-        size_t common = 0;
-        while (common < wn && common < prev_n && word[common] == prev[common]) ++common;
-        uint32_t node = common ? nodes[common - 1] : 0;
-        for (size_t i = common; i < wn; ++i) {
-            node = m.add_child(node, word[i]);
-            if (node == JiebaModel::NONE) return bad("more than 2^21 words and prefixes");
-            nodes[i] = node;
+        const uint32_t c0 = cps[begin];
+        uint32_t fi = m.first(c0);
+        if (fi == JiebaModel::NONE) {
+            fi = (uint32_t)m.firsts.size();
+            m.firsts.emplace_back();
+            if (c0 < 0x10000) m.root[c0] = fi;
+            else m.astral.insert(std::lower_bound(m.astral.begin(), m.astral.end(), std::make_pair(c0, (uint32_t)0)),
+                                 std::make_pair(c0, fi));
         }
-        m.freq[node] = fr;
-        std::swap(word, prev);
-        prev_n = wn;
+        const uint32_t len = (uint32_t)(cps.size() - begin);
+        m.firsts[fi].bound += len - 1;
+        lines.push_back(Line{begin, len, fi, fr});
+    }
+    if (total <= 0) return "a dictionary whose total frequency is 0";
+    // 2. the regions: room for 1.5 times the bound, a power of two
+    size_t slots = 0;
+    for (auto& r : m.firsts) {
+        r.off = slots;
+        r.bits = 0;
+        if (!r.bound) continue;
+        while (((size_t)1 << r.bits) < (size_t)r.bound + r.bound / 2 + 1) ++r.bits;
+        slots += (size_t)1 << r.bits;
+    }
+    m.slots.assign(slots, JiebaModel::EMPTY);
+    // 3. the words, in the order of the lines (a word's last line gives its frequency), each from the node
+    // of the prefix it shares with the previous word
+    m.freq.assign(1, 0);
+    m.freq.reserve(cps.size() / 2 + 16);
+    std::vector<uint32_t> nodes;  // the previous word's nodes
+    const Line* prev = nullptr;
+    for (const Line& ln : lines) {
+        JiebaModel::Region& r = m.firsts[ln.first];
+        const uint32_t* w = cps.data() + ln.begin;
+        size_t common = 0;
+        if (prev && prev->first == ln.first) {
+            const uint32_t* pw = cps.data() + prev->begin;
+            while (common < ln.len && common < prev->len && w[common] == pw[common]) ++common;
+        }
+        if (common == 0) {
+            if (r.node == JiebaModel::NONE) r.node = m.new_node();
+            if (r.node == JiebaModel::NONE) return "more than 2^21 words and prefixes";
+            common = 1;
+        }
+        nodes.resize(ln.len);
+        nodes[0] = r.node;
+        for (size_t i = common; i < ln.len; ++i) {
+            nodes[i] = m.add_child(r, nodes[i - 1], w[i]);
+            if (nodes[i] == JiebaModel::NONE) return "more than 2^21 words and prefixes";
+        }
+        m.freq[nodes[ln.len - 1]] = ln.freq;
+        prev = &ln;
     }
     m.total = total;
-    if (total <= 0) return "a dictionary whose total frequency is 0";
     m.logtotal = log(total);
     m.lp_one = log(1) - m.logtotal;
     m.lp.assign(m.freq.size(), 0.0);
@@ -304,7 +332,6 @@ std::string load_dict(JiebaModel& m, const char* data, size_t n, Log&& log) {
         }
         m.lp[i] = lf - m.logtotal;
     }
-    m.dict_ready = true;
     return "";
 }
 
@@ -502,7 +529,6 @@ std::string load_hmm(JiebaModel& m, const std::string& start_src, const std::str
             // other keys are never looked up: finalseg's Viterbi only sees re_han's characters
         }
     }
-    m.hmm_ready = true;
     return "";
 }
 
@@ -622,7 +648,9 @@ inline void jb_route(const JiebaModel& m, const uint32_t* s, uint32_t a, uint32_
     for (size_t k = n; k-- > 0;) {
         double best = 0;
         int32_t bx = -1;
-        uint32_t node = m.child(0, s[a + k]);
+        const uint32_t f = m.first(s[a + k]);
+        const JiebaModel::Region* r = f == JiebaModel::NONE ? nullptr : &m.firsts[f];
+        uint32_t node = r ? r->node : JiebaModel::NONE;
         for (size_t i = k; node != JiebaModel::NONE;) {
             if (m.freq[node] != 0) {
                 const double cand = m.lp[node] + w.rval[i + 1];
@@ -632,7 +660,7 @@ inline void jb_route(const JiebaModel& m, const uint32_t* s, uint32_t a, uint32_
                 }
             }
             if (++i >= n) break;
-            node = m.child(node, s[a + i]);
+            node = m.child(*r, node, s[a + i]);
         }
         if (bx < 0) {
             best = m.lp_one + w.rval[k + 1];

@@ -2,8 +2,8 @@
 // after pybind11 (and so Python.h).
 //
 // _native.jieba_load(...) builds a JiebaModel from the bytes of jieba's dictionary and the sources of its
-// HMM tables, with Python's own float parser (PyOS_string_to_double, what the compiler uses for a float
-// literal) and Python's math.log (what jieba calls), so every double is jieba's on every platform.
+// HMM tables, with Python's math.log (what jieba calls) and Python's float parser (PyOS_string_to_double,
+// what the compiler uses for a float literal), so every double is jieba's on every platform.
 // JiebaModel.cut(text) is list(jieba.cut(text)).
 //
 // Ownership: everything here runs with the GIL held, and nothing calls back into Python while a cut runs
@@ -45,9 +45,26 @@ inline void jb_code_points(const Text& t, JiebaCut& w) {
     }
 }
 
+// A float literal's digits (no sign) as the double Python's compiler makes of it: PyOS_string_to_double,
+// the parser the compiler calls (correctly rounded on every platform). False unless the whole token is a
+// number. (std::from_chars would be faster, but needs a newer C++ runtime than the wheels may assume.)
+inline bool jb_parse_double(const char* s, size_t n, double& out) {
+    std::string tok(s, n);
+    char* end = nullptr;
+    double v = PyOS_string_to_double(tok.c_str(), &end, nullptr);
+    if (v == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+    }
+    if (end != tok.c_str() + tok.size()) return false;
+    out = v;
+    return true;
+}
+
 inline py::list jb_cut(const PyJieba& self, py::handle text) {
     Text t;
-    if (!get_text(text.ptr(), t)) throw py::type_error("text: expected str, got " + std::string(Py_TYPE(text.ptr())->tp_name));
+    if (!get_text(text.ptr(), t))
+        throw py::type_error("text: expected str, got " + std::string(Py_TYPE(text.ptr())->tp_name));
     JiebaCut w;
     jb_code_points(t, w);
     cut_text(*self.m, w.cps.data(), w.cps.size(), w);
@@ -118,24 +135,14 @@ inline void bind_jieba(py::module_& m) {
                 if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
                 return v;
             };
-            auto parse = [](const char* s, size_t n, double& out) {
-                std::string tok(s, n);
-                char* end = nullptr;
-                double v = PyOS_string_to_double(tok.c_str(), &end, nullptr);
-                if (v == -1.0 && PyErr_Occurred()) {
-                    PyErr_Clear();
-                    return false;
-                }
-                if (end != tok.c_str() + tok.size()) return false;
-                out = v;
-                return true;
-            };
+            auto parse = [](const char* s, size_t n, double& out) { return jb_parse_double(s, n, out); };
             char* data;
             Py_ssize_t len;
             if (PyBytes_AsStringAndSize(dictionary.ptr(), &data, &len) < 0) throw py::error_already_set();
             std::string err = load_dict(*model, data, (size_t)len, log);
             if (!err.empty()) throw py::value_error("dictionary: " + err);
-            err = load_hmm(*model, std::string(start_src), std::string(trans_src), std::string(emit_src), min_float, parse);
+            err = load_hmm(*model, std::string(start_src), std::string(trans_src), std::string(emit_src), min_float,
+                           parse);
             if (!err.empty()) throw py::value_error("HMM tables: " + err);
             return PyJieba{std::move(model)};
         },
