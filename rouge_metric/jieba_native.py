@@ -30,7 +30,8 @@ still stand for what it was. To segment with a changed jieba, give its function 
 
 What the guard sees: jieba's default tokenizer (``jieba.dt``) given another dictionary, its word table of
 another size or total (every change through jieba's API adds to the total, or to finalseg's forced
-splits: ``del_word``, ``add_word(word, 0)``), finalseg's forced splits, jieba's and finalseg's regular
+splits: ``del_word``, ``add_word(word, 0)``; without the native core, the total only), finalseg's forced
+splits, jieba's and finalseg's regular
 expressions (compared by pattern), finalseg's HMM tables replaced by tables of other values, ``jieba.cut``
 replaced (``enable_parallel`` too). Not seen: a value written straight into ``jieba.dt.FREQ`` (without
 changing its size) or into one of finalseg's tables, and jieba's functions replaced by others.
@@ -71,8 +72,8 @@ PATTERNS = {
 }
 
 _LOCK = threading.Lock()
-_MODELS: Dict[str, Any] = {}  # folder -> native JiebaModel
-_REFERENCES: Dict[str, Tuple[int, int]] = {}  # folder -> (total, len(FREQ)) of its dict.txt
+_MODELS: Dict[str, Tuple[Any, str]] = {}  # folder -> (native JiebaModel, its dictionary's digest)
+_REFERENCES: Dict[str, Tuple[int, Optional[int]]] = {}  # folder -> (total, len(FREQ)) of its dict.txt
 
 
 class Unavailable(Exception):
@@ -162,38 +163,36 @@ def native_model(folder: str) -> Tuple[Any, str]:
         return got
 
 
-def dictionary_counts(data: bytes) -> Tuple[int, int]:
-    """jieba's ``gen_pfdict`` on the bytes of a dictionary, in Python: ``(total, len(FREQ))`` (the
-    reference of the guard when the native core is not there). ValueError on a line jieba refuses.
-    O(bytes)."""
+def dictionary_total(data: bytes) -> int:
+    """jieba's total (``gen_pfdict``'s) of the bytes of a dictionary, in Python: the reference of the guard
+    without the native core. ValueError on a line jieba refuses. O(bytes)."""
     lines = data.split(b"\n")
     if lines and not lines[-1]:
         lines.pop()  # the end of the last line, not a line
-    keys = set()
     total = 0
     for lineno, line in enumerate(lines, 1):
         try:
-            word, freq = line.strip().decode("utf-8").split(" ")[:2]
-            total += int(freq)
-        except ValueError:
+            total += int(line.strip().decode("utf-8").split(" ")[1])
+        except (ValueError, IndexError):
             raise ValueError(f"invalid dictionary entry at line {lineno}: {line[:80]!r}") from None
-        keys.update(word[:i] for i in range(1, len(word) + 1))
-    return total, len(keys)
+    return total
 
 
-def reference(folder: str) -> Tuple[int, int]:
-    """``(total, len(FREQ))`` of jieba's default tokenizer loaded from ``folder``'s dict.txt, once per process."""
+def reference(folder: str) -> Tuple[int, Optional[int]]:
+    """``(total, len(FREQ))`` of jieba's default tokenizer loaded from ``folder``'s dict.txt, once per
+    process; without the native core, ``(total, None)`` (counting FREQ's keys, every prefix of every word,
+    would take Python longer than jieba takes to load)."""
     with _LOCK:
         got = _REFERENCES.get(folder)
     if got is not None:
         return got
     try:
-        got = native_model(folder)[0]
-        return got.total, got.size
+        model = native_model(folder)[0]
+        return model.total, model.size
     except Unavailable:
-        counts = dictionary_counts(_read(folder, "dict.txt"))
+        total = dictionary_total(_read(folder, "dict.txt"))
         with _LOCK:
-            return _REFERENCES.setdefault(folder, counts)
+            return _REFERENCES.setdefault(folder, (total, None))
 
 
 # --------------------------------------------------------------------------------------- the guard
@@ -229,10 +228,11 @@ def state_problem(jb: Any, folder: str, known: bool) -> Optional[str]:
                     "add_word or suggest_freq with frequency 0)")
         if dt.initialized:
             total, size = reference(folder)
-            if (dt.total, len(dt.FREQ)) != (total, size):
+            if dt.total != total or (size is not None and len(dt.FREQ) != size):
+                want = f"{size} of total {total}" if size is not None else f"a total of {total}"
                 return (f"the default tokenizer's word table has {len(dt.FREQ)} entries of total frequency "
-                        f"{dt.total}, where its dictionary gives {size} of total {total} (jieba.add_word, "
-                        "load_userdict, suggest_freq(tune=True), or a cache file of another dictionary)")
+                        f"{dt.total}, where its dictionary gives {want} (jieba.add_word, load_userdict, "
+                        "suggest_freq(tune=True), or a cache file of another dictionary)")
         for name, module in (("start_P", "prob_start"), ("trans_P", "prob_trans"), ("emit_P", "prob_emit")):
             mod, table = sys.modules.get(f"jieba.finalseg.{module}"), getattr(fs, name)
             if mod is None or (table is not getattr(mod, "P", None) and table != getattr(mod, "P", None)):

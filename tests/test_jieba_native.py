@@ -231,13 +231,12 @@ test_small_dictionaries_and_tables_break_ties_as_jieba, test_small_dictionaries_
     small_cases, small_model_cuts)
 
 
-def reference_counts(data: bytes) -> None:
-    tk = oracle_tokenizer(data)
-    assert jieba_native.dictionary_counts(data) == (tk.total, len(tk.FREQ))
+def reference_total(data: bytes) -> None:
+    assert jieba_native.dictionary_total(data) == oracle_tokenizer(data).total
 
 
-test_the_python_reference_counts_are_gen_pfdicts, test_the_python_reference_counts_more = tiers(30, 500)(
-    dictionaries(), reference_counts)
+test_the_python_reference_total_is_gen_pfdicts, test_the_python_reference_total_more = tiers(30, 500)(
+    dictionaries(), reference_total)
 
 
 # ------------------------------------------------------------------------------------ dictionary files
@@ -379,6 +378,15 @@ def test_a_changed_jieba_is_refused(change, monkeypatch):
         Rouge(["rouge1"], tokenizer="jieba").score(prediction="北京欢迎你们", references="北京欢迎我们")
     monkeypatch.undo()
     assert seen("北京欢迎你") == tuple(jieba.lcut("北京欢迎你"))
+
+
+def test_without_the_native_core_the_word_table_is_compared_by_total(monkeypatch):
+    total = jieba_native.dictionary_total(Path(FOLDER, "dict.txt").read_bytes())
+    assert total == jieba.dt.total
+    monkeypatch.setattr(jieba_native, "reference", lambda folder: (total, None))
+    assert jieba_native.state_problem(jieba, FOLDER, True) is None
+    monkeypatch.setattr(jieba.dt, "total", total + 3)
+    assert "where its dictionary gives a total of" in jieba_native.state_problem(jieba, FOLDER, True)
 
 
 def test_an_unchanged_jieba_is_not_refused(monkeypatch, tmp_path):
