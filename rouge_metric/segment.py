@@ -13,7 +13,8 @@ Four segmenters, each usable two ways:
 ==================== ============================================ ==============================
 name                 segmenter                                    package (extra ``multilingual``)
 ==================== ============================================ ==============================
-``jieba``            ``jieba.cut`` (default dictionary, HMM on)   ``jieba``
+``jieba``            ``jieba.cut`` (default dictionary, HMM on);  ``jieba`` (its dictionary and
+                     its native twin for jieba 0.42.1             HMM tables)
 ``fugashi``          MeCab through fugashi, ``-O wakati -b 50000`` ``fugashi`` + ``unidic-lite`` or
                      with the installed UniDic                     ``unidic`` (downloaded dictionary)
 ``thai_newmm``       pythainlp ``word_tokenize(engine="newmm")``   ``pythainlp``
@@ -22,7 +23,16 @@ name                 segmenter                                    package (extra
 ==================== ============================================ ==============================
 
 Each tokenizer's signature names the segmenter, its version and its dictionary, e.g.
-``tok:fugashi(1.5.2,dict=unidic-lite-1.0.8)``. A missing package raises :class:`SegmenterMissing`
+``tok:fugashi(1.5.2,dict=unidic-lite-1.0.8)`` or ``tok:jieba(0.42.1,dict=sha256:7197c321)``.
+
+``jieba`` gives exactly ``list(jieba.cut(text))`` of the installed jieba with its default dictionary. When the
+native core is built and the installed jieba is 0.42.1 (its sources checked by digest), a C++ twin of
+jieba's cut computes it from jieba's own dictionary and HMM tables, without importing jieba (it loads in
+a fraction of jieba's time and segments many times faster: docs/performance.md); otherwise jieba itself
+runs (``ROUGE_METRIC_JIEBA=python`` forces it). A process that changed jieba's default tokenizer (user words,
+another dictionary, jieba's patterns) gets a :class:`SegmenterError` naming the change instead of words
+that no longer match the signature: :mod:`rouge_metric.jieba_native` explains the choice and what is
+checked. A missing package raises :class:`SegmenterMissing`
 (an ``ImportError``) naming the extra and the package; a dictionary that cannot be loaded raises
 :class:`SegmenterError`; so does a text the segmenter fails on: the message shows the text, and the
 scorer (:class:`~rouge_metric.Rouge`, its batch and one-example paths) names where the text is, e.g.
@@ -31,12 +41,15 @@ Segmentation is cached per unique text (:data:`CACHE_SIZE` texts per segmenter, 
 dropped), so a reference shared by many predictions is segmented once. :func:`token_spans` gives each
 word's characters in the text (explanations highlight them; :func:`align`).
 
-One file of about 400 lines: the segmenters, their named tokenizers and the spans of their words share the
-loading, caching and word rules.
+One file of about 500 lines: the segmenters, their named tokenizers and the spans of their words share the
+loading, caching and word rules (jieba's native twin and the guard on jieba's state are in
+:mod:`rouge_metric.jieba_native`).
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -162,6 +175,8 @@ class _Segmenter:
         fn = self.fn
         try:
             out = tuple(fn(text))
+        except SegmenterError:
+            raise
         except Exception as exc:  # noqa: BLE001 - any failure of a third-party segmenter is reported
             raise SegmenterError(
                 f"tokenizer={self.name!r}: the segmenter failed on the text {_text_head(text)} "
@@ -179,9 +194,52 @@ class _Segmenter:
 
 
 class JiebaSegmenter(_Segmenter):
+    """``list(jieba.cut(text))`` of the installed jieba with its default dictionary (HMM on), computed by
+    the native twin of jieba's cut when it can stand in for the installed jieba, else by jieba itself
+    (``implementation`` says which after loading; ``ROUGE_METRIC_JIEBA`` chooses). A process that changed
+    jieba's default tokenizer (user words, another dictionary, ...) is refused before each new text:
+    :mod:`rouge_metric.jieba_native` says why, and what is checked."""
+
     name = "jieba"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.implementation: Optional[str] = None  # "native" or "jieba", once loaded
+        self._folder = ""
+        self._known = False  # the installed jieba's sources are a version the native twin reproduces
+        self._signature = ""
+        self._pristine: Optional[Tuple[Any, ...]] = None  # jieba's state when last found unchanged
+
     def load(self) -> Callable[[str], List[str]]:
+        from . import jieba_native as jn
+
+        want = jn.mode()
+        folder = jn.jieba_folder()
+        if folder is None:
+            raise _missing(self.name, "jieba", ModuleNotFoundError("No module named 'jieba'"))
+        version = jn.source_version(folder)
+        self._folder, self._known = folder, version is not None
+        cut: Optional[Callable[[str], List[str]]] = None
+        if want != "python":
+            try:
+                model, digest = jn.native_model(folder)
+                cut, self.implementation, self._signature = model.cut, "native", f"jieba({version},dict={digest})"
+            except jn.Unavailable as why:
+                if want == "native":
+                    raise SegmenterError(f"tokenizer='jieba': {jn.ENV_VAR}=native, but the native segmenter cannot "
+                                         f"stand in for the installed jieba: {why}") from None
+        if cut is None:
+            cut = self._load_jieba(jn)
+        self.check()
+        check = self.check
+
+        def segment(text: str) -> List[str]:
+            check()
+            return cut(text)  # type: ignore[misc]
+
+        return segment
+
+    def _load_jieba(self, jn: Any) -> Callable[[str], List[str]]:
         try:
             import jieba
         except ImportError as exc:
@@ -191,13 +249,40 @@ class JiebaSegmenter(_Segmenter):
         logging.getLogger("jieba").setLevel(logging.WARNING)  # "Loading model cost ..." on every start
         try:
             jieba.initialize()
+            with open(os.path.join(self._folder, "dict.txt"), "rb") as fh:
+                digest = jn.dictionary_digest(fh.read())
         except Exception as exc:  # noqa: BLE001
             raise SegmenterError(f"tokenizer='jieba': its dictionary could not be loaded ({exc})") from exc
+        self.implementation, self._signature = "jieba", f"jieba({jieba.__version__},dict={digest})"
         cut = jieba.cut
         return lambda text: list(cut(text))
 
+    def check(self) -> None:
+        """Raise :class:`SegmenterError` when the process changed jieba's default tokenizer. O(1) when
+        jieba's state is the one last checked (or jieba is not imported)."""
+        jb = sys.modules.get("jieba")
+        if jb is None:
+            return
+        from . import jieba_native as jn
+
+        try:
+            state: Optional[Tuple[Any, ...]] = jn.fingerprint(jb)
+        except AttributeError:
+            state = None
+        if state is not None and state == self._pristine:
+            return
+        problem = jn.state_problem(jb, self._folder, self._known)
+        if problem is not None:
+            raise SegmenterError(
+                f"tokenizer='jieba': jieba's default tokenizer was changed in this process: {problem}. This "
+                f"segmenter is jieba with its dictionary as installed ({self._signature}); to segment with the "
+                "changed jieba, give jieba.lcut as the tokenizer (rouge_metric.jieba_native explains)")
+        self._pristine = state
+
     def describe(self) -> str:
-        return f"jieba({package_version('jieba')},dict=default)"
+        self.fn  # noqa: B018 - loading names the version and the dictionary
+        self.check()
+        return self._signature
 
 
 class FugashiSegmenter(_Segmenter):
@@ -357,8 +442,8 @@ def tokenizer_function(name: str) -> Callable[[str, Any], List[str]]:
 
 
 def describe(name: str) -> str:
-    """The signature name of segmenter ``name``: ``jieba(0.42.1,dict=default)``. Loads the segmenter
-    (raising a clear error when it is missing)."""
+    """The signature name of segmenter ``name``: ``jieba(0.42.1,dict=sha256:7197c321)``. Loads the segmenter
+    (raising a clear error when it is missing, or for jieba, when the process changed jieba)."""
     seg = raw_segmenter(name)
     seg.fn  # noqa: B018 - fail now, at configuration, when it is missing
     return seg.describe()

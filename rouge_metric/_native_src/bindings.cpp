@@ -34,6 +34,7 @@
 #include "kernels_resample.hpp"
 #include "kernels_wlcs.hpp"
 #include "py_ids.hpp"
+#include "py_jieba.hpp"
 #include "py_scorer.hpp"
 #include "py_stemmers.hpp"
 #include "py_xlsum.hpp"
@@ -465,4 +466,6 @@ PYBIND11_MODULE(_native, m) {
     bind_language_stemmers(m);
     // XL-Sum's text cleaner (py_xlsum.hpp): xlsum_clean().
     bind_xlsum(m);
+    // ------------------------------------------------------------- jieba's word segmentation
+    bind_jieba(m);  // JiebaModel, jieba_load (py_jieba.hpp)
 }

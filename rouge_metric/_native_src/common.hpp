@@ -20,9 +20,11 @@
 //   kernels_resample.hpp  resampled means for the bootstrap and the paired tests (aggregate.py)
 //   batch.hpp      one example, or a batch on N threads (see its header)
 //   ids.hpp        token ids as input: an interned batch scored like batch.hpp's
+//   jieba.hpp      Chinese words: jieba's cut (prefix dictionary, route, HMM), and loading its tables
 // The binding layer (CPython and pybind11):
 //   py_text.hpp    str objects -> texts, kept alive for a call (Pins)
 //   py_ids.hpp     Python lists of int ids -> an interned id batch
+//   py_jieba.hpp   the jieba segmenter's model: loading it with Python's float parser and math.log, cuts
 //   py_scorer.hpp  the Python face of a Scorer: Score dicts, the Batch result
 //   bindings.cpp   the module: the host hooks, enums, classes and kernel functions
 #pragma once

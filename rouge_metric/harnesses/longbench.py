@@ -22,7 +22,8 @@ def longbench_rouge(predictions: Sequence[str], answers: Sequence[Sequence[str]]
     of the stripped prediction, 0.0 for any error (its bare ``except:``); averaged with ``sum/len``.
 
     ``language="zh"`` segments both texts first and joins the words with spaces (the harness uses
-    ``jieba.cut(text, cut_all=False)``; ``segment`` replaces it, jieba is imported when it is None).
+    ``jieba.cut(text, cut_all=False)``: :func:`rouge_metric.segment.raw_segmenter` ``("jieba")`` gives its
+    words; ``segment`` replaces it).
 
     ``max_backtrack`` decides what happens where the package's recursive LCS backtrack is too deep:
 
@@ -43,16 +44,12 @@ def longbench_rouge(predictions: Sequence[str], answers: Sequence[Sequence[str]]
     predictions, answers = check_batch("predictions", predictions, "answers", answers)
     predictions = check_texts("predictions", predictions)
     answers = check_text_lists("answers", answers)
-    seg = "none" if language == "en" else ("jieba" if segment is None else "custom")
+    seg = "none" if language == "en" else "custom"
     if language == "zh" and segment is None:
-        try:
-            import jieba
-        except ImportError:
-            raise ImportError("longbench_rouge(language='zh') segments with jieba: pip install jieba "
-                              "(or pass segment=)") from None
+        from .. import segment as segmentation
 
-        def segment(text: str) -> Sequence[str]:
-            return list(jieba.cut(text, cut_all=False))
+        segment = segmentation.raw_segmenter("jieba")  # jieba.cut(text, cut_all=False), cached per text
+        seg = segmentation.describe("jieba")  # SegmenterMissing (an ImportError) without jieba
 
     wrappers = _WRAPPERS[language]
     if max_backtrack is None:

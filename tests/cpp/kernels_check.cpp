@@ -22,7 +22,10 @@
 //   sides of PAIR_DIRECT_CELLS, reduced sequences for rougeL and rougeLsum) through pair_stats against
 //   the same oracles and against pair_stat on the global ids, with sparse global ids;
 // - a text batch (Vocab + Scorer::batch, with an external stemmer for some words) gives the same
-//   values on 1 and 3 threads as Scorer::score_pair one example at a time.
+//   values on 1 and 3 threads as Scorer::score_pair one example at a time;
+// - jieba (jieba.hpp): random and corrupted dictionaries and HMM tables are refused or read, and a cut of
+//   a random text is non-empty tokens that cover it in order (its words are checked against jieba itself
+//   in tests/test_jieba_native.py).
 // Exit status 0 when every check passed; else 1, with the first mismatches printed.
 
 #include <cstdio>
@@ -37,6 +40,7 @@
 #include "batch.hpp"
 #include "common.hpp"
 #include "ids.hpp"
+#include "jieba.hpp"
 #include "kernels_lcs.hpp"
 #include "kernels_ngram.hpp"
 #include "kernels_pair.hpp"
@@ -490,6 +494,71 @@ void check_batch() {
     }
 }
 
+// jieba (jieba.hpp): its exact words are checked against jieba itself in tests/test_jieba_native.py; here,
+// under the sanitizers, its loaders on malformed input (random bytes, truncated and corrupted tables:
+// refused or read, never a read past the input) and its cuts on random texts over random small
+// dictionaries (every token non-empty, in order, and together the whole text).
+std::string utf8(uint32_t c) {
+    std::string o;
+    if (c < 0x80) o += (char)c;
+    else if (c < 0x800) o += (char)(0xC0 | (c >> 6)), o += (char)(0x80 | (c & 0x3F));
+    else if (c < 0x10000) o += (char)(0xE0 | (c >> 12)), o += (char)(0x80 | ((c >> 6) & 0x3F)), o += (char)(0x80 | (c & 0x3F));
+    else o += (char)(0xF0 | (c >> 18)), o += (char)(0x80 | ((c >> 12) & 0x3F)), o += (char)(0x80 | ((c >> 6) & 0x3F)),
+         o += (char)(0x80 | (c & 0x3F));
+    return o;
+}
+
+void check_jieba(int rounds) {
+    const uint32_t alphabet[] = {0x4E00, 0x4E01, 0x4E03, 0x9FD5, 'a', 'B', '1', '.', '%', '+', ' ', 0x3000, 0xFF0C,
+                                 0x20000, '\r', '\n', 0xD7FF};
+    const size_t na = sizeof(alphabet) / sizeof(alphabet[0]);
+    auto log = [](int64_t x) { return std::log((double)x); };
+    auto parse = [](const char* s, size_t n, double& out) {
+        std::string t(s, n);
+        char* e = nullptr;
+        out = std::strtod(t.c_str(), &e);
+        return e == t.c_str() + n;
+    };
+    const std::string start = "P={'B': -0.5, 'E': -3.14e+100, 'M': -3.14e+100, 'S': -1.0}\n";
+    const std::string trans = "P={'B': {'E': -0.5, 'M': -1.0}, 'E': {'B': -0.5, 'S': -1.0}, 'M': {'E': -0.5, 'M': -1.0},"
+                              " 'S': {'B': -0.5, 'S': -1.0}}\n";
+    const std::string emit = "from __future__ import unicode_literals\n\nP={'B': {'\\u4e00': -1.0, '\\u4e01': -2.0},\n"
+                             " 'E': {'\\u4e01': -1.0}, 'M': {}, 'S': {u'\\u4e03': -1.0, \"\\u9fd5\": -2.0}}\n";
+    for (int it = 0; it < rounds; ++it) {
+        // a random small dictionary, sometimes with corrupted bytes
+        std::string dict;
+        const size_t lines = 1 + pick(12);
+        for (size_t l = 0; l < lines; ++l) {
+            const size_t len = 1 + pick(4);
+            for (size_t k = 0; k < len; ++k) {
+                uint32_t c = alphabet[pick(na)];
+                dict += (c == ' ' || c == '\n' || c == '\r') ? std::string("x") : utf8(c);
+            }
+            dict += " " + std::to_string(pick(4)) + (pick(2) ? " n" : "") + (pick(4) ? "\n" : "\r\n");
+        }
+        if (pick(4) == 0) dict[pick(dict.size())] = (char)pick(256);
+        if (pick(4) == 0) dict.resize(pick(dict.size() + 1));
+        // the HMM tables, sometimes truncated or corrupted
+        std::string e2 = emit, t2 = trans;
+        if (pick(4) == 0) e2.resize(pick(e2.size() + 1));
+        if (pick(4) == 0) t2[pick(t2.size())] = (char)pick(256);
+        JiebaModel m;
+        std::string err = load_dict(m, dict.data(), dict.size(), log);
+        std::string err2 = err.empty() ? load_hmm(m, start, t2, e2, -3.14e100, parse) : "";
+        ++checks;
+        if (!err.empty() || !err2.empty()) continue;
+        for (int t = 0; t < 8; ++t) {
+            std::vector<uint32_t> text(pick(40));
+            for (auto& c : text) c = alphabet[pick(na)];
+            JiebaCut w;
+            cut_text(m, text.data(), text.size(), w);
+            bool ok = text.empty() ? w.ends.empty() : (!w.ends.empty() && w.ends.back() == text.size());
+            for (size_t k = 0; k < w.ends.size(); ++k) ok = ok && w.ends[k] > (k ? w.ends[k - 1] : 0);
+            expect_eq("jieba cut covers the text in order", ok, true, "round " + std::to_string(it));
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -501,6 +570,7 @@ int main(int argc, char** argv) {
     check_pairs(rounds, false);
     check_pairs(rounds, true);
     check_batch();
+    check_jieba(rounds);
     std::printf("kernels_check: seed %llu, %ld checks, %d failures\n", seed, checks, failures);
     return failures ? 1 : 0;
 }
