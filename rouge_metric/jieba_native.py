@@ -125,16 +125,13 @@ def dictionary_digest(data: bytes) -> str:
 
 def native_core() -> Any:
     """The compiled core, ``rouge_metric._native``; :class:`Unavailable` when ``ROUGE_METRIC_BACKEND=python``
-    forces the pure-Python backend or the extension is not built. (Imported here, not through
-    :mod:`rouge_metric.core`: core looks stemmers up in :mod:`rouge_metric.text`, which loads the
-    segmenters, so the segmenters import nothing of core.)"""
-    if os.environ.get("ROUGE_METRIC_BACKEND", "").strip().lower() == "python":
-        raise Unavailable("the native core is not in use (ROUGE_METRIC_BACKEND=python)")
-    try:
-        from . import _native  # type: ignore[attr-defined]
-    except ImportError as exc:
-        raise Unavailable(f"the native core is not built ({exc})") from None
-    return _native
+    forces the pure-Python backend or the extension is not available (:mod:`rouge_metric.core` decides)."""
+    from . import core
+
+    if core.get_backend() != "native":
+        why = "ROUGE_METRIC_BACKEND=python" if core.requested_backend() == "python" else "the extension is not built"
+        raise Unavailable(f"the native core is not in use ({why})")
+    return core.kernels("native")
 
 
 def native_model(folder: str) -> Tuple[Any, str]:
