@@ -91,7 +91,7 @@ struct Scorer {
         std::vector<int32_t> store;
         std::vector<Stats> st;
         std::vector<Triple> out;
-        std::vector<Partials> cols;  // exact sums of the columns of the examples this thread scored
+        std::vector<FixedSum> cols;  // exact sums of the columns of the examples this thread scored
         Poll poll;
     };
     std::mutex pool_mu;
@@ -206,10 +206,7 @@ struct Scorer {
             res.lens.assign(N * 2, 0.0);
             for (size_t t = 0; t < nth(); ++t) {
                 ThreadState& th = *lease.th[t];
-                th.cols.assign(3 * T + 2, Partials());
-                // Room for the partials of each column, taken here by the calling thread: a worker
-                // growing them a double at a time would place them among another thread's buffers.
-                for (Partials& c : th.cols) c.p.reserve(16);
+                th.cols.assign(3 * T + 2, FixedSum());
                 th.poll = Poll(&intr, t == 0, false);
                 th.ws.poll = &th.poll;
                 th.ws.limits = current_limits();
@@ -264,13 +261,14 @@ struct Scorer {
                 lease.keep = true;  // the kernels completed: the workspaces are clean
                 throw std::overflow_error(example_error(first_index + bad.index, bad.what.c_str()));
             }
-            // Exact column sums: each thread kept Shewchuk partials of the examples it scored; adding
-            // one thread's partials into another's keeps the sum exact, so the corpus mean (correctly
-            // rounded from the partials by aggregate.ExactSum) does not depend on the thread count.
-            res.cols = lease.th[0]->cols;
+            // Exact column sums: each thread kept the exact (fixed-point) sums of the examples it
+            // scored; they add exactly, so the corpus mean (correctly rounded from the partials by
+            // aggregate.ExactSum) does not depend on the thread count.
+            std::vector<FixedSum> sums = lease.th[0]->cols;
             for (size_t t = 1; t < lease.th.size(); ++t)
-                for (size_t c = 0; c < res.cols.size(); ++c)
-                    for (double x : lease.th[t]->cols[c].p) res.cols[c].add(x);
+                for (size_t c = 0; c < sums.size(); ++c) sums[c].merge(lease.th[t]->cols[c]);
+            res.cols.clear();
+            for (const FixedSum& s : sums) res.cols.push_back(s.partials());
             for (ThreadState* th : lease.th) {
                 th->ws.poll = nullptr;
                 th->ws.trim();
