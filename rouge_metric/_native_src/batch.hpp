@@ -91,6 +91,7 @@ struct Scorer {
         std::vector<int32_t> store;
         std::vector<Stats> st;
         std::vector<Triple> out;
+        std::vector<double> vals;      // the values of one example when the batch does not keep them
         std::vector<FixedSum> cols;  // exact sums of the columns of the examples this thread scored
         Poll poll;
     };
@@ -166,9 +167,11 @@ struct Scorer {
         size_t n;
         size_t first_index;  // index of example 0 in the caller's input (error messages)
     };
-    // values: n x ntypes x (P, R, F); lens: n x (prediction length, mean reference length); cols: the
-    // exact sums of the 3 * ntypes + 2 columns.
+    // values: n x ntypes x (P, R, F), only when keep_values is set by the caller (else left empty: a
+    // corpus score needs only the sums); lens: n x (prediction length, mean reference length); cols:
+    // the exact sums of the 3 * ntypes + 2 columns.
     struct BatchOut {
+        bool keep_values = true;
         std::vector<double> values, lens;
         std::vector<Partials> cols;
     };
@@ -202,7 +205,7 @@ struct Scorer {
         Run(Scorer& sc, size_t N, int nthreads, BatchOut& res)
             : lease(sc, std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1))) {
             const size_t T = sc.specs.size();
-            res.values.assign(N * T * 3, 0.0);
+            res.values.assign(res.keep_values ? N * T * 3 : 0, 0.0);
             res.lens.assign(N * 2, 0.0);
             for (size_t t = 0; t < nth(); ++t) {
                 ThreadState& th = *lease.th[t];
@@ -288,7 +291,8 @@ struct Scorer {
         } catch (const WeightOverflow& e) {
             bad.note(i, e.what());  // the batch goes on: the error names the first such example
         }
-        double* v = res.values.data() + i * T * 3;
+        if (th.vals.size() < 3 * T) th.vals.resize(3 * T);
+        double* v = res.keep_values ? res.values.data() + i * T * 3 : th.vals.data();
         for (size_t t = 0; t < T; ++t) {
             v[3 * t] = th.out[t].p;
             v[3 * t + 1] = th.out[t].r;
