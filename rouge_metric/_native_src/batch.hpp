@@ -91,7 +91,7 @@ struct Scorer {
         std::vector<int32_t> store;
         std::vector<Stats> st;
         std::vector<Triple> out;
-        std::vector<double> vals;      // the values of one example when the batch does not keep them
+        std::vector<double> vals;    // the values of one example when the batch does not keep them
         std::vector<FixedSum> cols;  // exact sums of the columns of the examples this thread scored
         Poll poll;
     };
