@@ -70,7 +70,7 @@ def texts(draw):
 
 def test_levels_are_listed_lowest_first_and_the_active_one_is_among_them():
     assert LEVELS[0] == "scalar" and native.simd_level() in LEVELS
-    order = ["scalar", "sse2", "avx2", "avx512"]
+    order = ["scalar", "sse2", "avx2", "avx512", "neon"]
     assert LEVELS == sorted(LEVELS, key=order.index)
 
 

@@ -40,7 +40,7 @@ DEB_PACKAGES = ["python3.11-minimal", "libpython3.11-minimal", "libpython3.11-st
                 "libcrypt1", "libdb5.3", "libgdbm6", "libnsl2", "libtirpc3", "libgssapi-krb5-2",
                 "libkrb5-3", "libk5crypto3", "libkrb5support0", "libcom-err2", "libkeyutils1"]
 TESTS = ["tests/test_same_numbers.py", "tests/test_native.py", "tests/test_kernels.py", "tests/test_parity.py",
-         "tests/test_golden.py"]
+         "tests/test_golden.py", "tests/test_simd.py"]
 
 
 def run(cmd, **kw):
@@ -150,8 +150,11 @@ def main() -> int:
     status = 0
     if not args.no_tests:
         tests = [str(REPO / t) for t in TESTS]
+        # test_simd's ROUGE_METRIC_SIMD tests start sys.executable (the arm64 interpreter) as a child, which
+        # only runs under qemu where the kernel hands arm64 binaries to it (binfmt_misc); this script
+        # runs the interpreter through qemu itself, so they are left out here.
         r = under_qemu(["-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(REPO), "-c",
-                        str(REPO / "pyproject.toml"), *tests])
+                        str(REPO / "pyproject.toml"), "-k", "not environment_variable", *tests])
         status |= r.returncode != 0
     check = str(REPO / "tools" / "backend_check.py")
     here = WORK / "numbers-host.json"

@@ -91,7 +91,8 @@ struct Scorer {
         std::vector<int32_t> store;
         std::vector<Stats> st;
         std::vector<Triple> out;
-        std::vector<Partials> cols;  // exact sums of the columns of the examples this thread scored
+        std::vector<double> vals;    // the values of one example when the batch does not keep them
+        std::vector<FixedSum> cols;  // exact sums of the columns of the examples this thread scored
         Poll poll;
     };
     std::mutex pool_mu;
@@ -166,9 +167,11 @@ struct Scorer {
         size_t n;
         size_t first_index;  // index of example 0 in the caller's input (error messages)
     };
-    // values: n x ntypes x (P, R, F); lens: n x (prediction length, mean reference length); cols: the
-    // exact sums of the 3 * ntypes + 2 columns.
+    // values: n x ntypes x (P, R, F), only when keep_values is set by the caller (else left empty: a
+    // corpus score needs only the sums); lens: n x (prediction length, mean reference length); cols:
+    // the exact sums of the 3 * ntypes + 2 columns.
     struct BatchOut {
+        bool keep_values = true;
         std::vector<double> values, lens;
         std::vector<Partials> cols;
     };
@@ -202,14 +205,11 @@ struct Scorer {
         Run(Scorer& sc, size_t N, int nthreads, BatchOut& res)
             : lease(sc, std::min<size_t>((size_t)std::max(nthreads, 1), std::max<size_t>(1, N / 64 + 1))) {
             const size_t T = sc.specs.size();
-            res.values.assign(N * T * 3, 0.0);
+            res.values.assign(res.keep_values ? N * T * 3 : 0, 0.0);
             res.lens.assign(N * 2, 0.0);
             for (size_t t = 0; t < nth(); ++t) {
                 ThreadState& th = *lease.th[t];
-                th.cols.assign(3 * T + 2, Partials());
-                // Room for the partials of each column, taken here by the calling thread: a worker
-                // growing them a double at a time would place them among another thread's buffers.
-                for (Partials& c : th.cols) c.p.reserve(16);
+                th.cols.assign(3 * T + 2, FixedSum());
                 th.poll = Poll(&intr, t == 0, false);
                 th.ws.poll = &th.poll;
                 th.ws.limits = current_limits();
@@ -264,13 +264,14 @@ struct Scorer {
                 lease.keep = true;  // the kernels completed: the workspaces are clean
                 throw std::overflow_error(example_error(first_index + bad.index, bad.what.c_str()));
             }
-            // Exact column sums: each thread kept Shewchuk partials of the examples it scored; adding
-            // one thread's partials into another's keeps the sum exact, so the corpus mean (correctly
-            // rounded from the partials by aggregate.ExactSum) does not depend on the thread count.
-            res.cols = lease.th[0]->cols;
+            // Exact column sums: each thread kept the exact (fixed-point) sums of the examples it
+            // scored; they add exactly, so the corpus mean (correctly rounded from the partials by
+            // aggregate.ExactSum) does not depend on the thread count.
+            std::vector<FixedSum> sums = lease.th[0]->cols;
             for (size_t t = 1; t < lease.th.size(); ++t)
-                for (size_t c = 0; c < res.cols.size(); ++c)
-                    for (double x : lease.th[t]->cols[c].p) res.cols[c].add(x);
+                for (size_t c = 0; c < sums.size(); ++c) sums[c].merge(lease.th[t]->cols[c]);
+            res.cols.clear();
+            for (const FixedSum& s : sums) res.cols.push_back(s.partials());
             for (ThreadState* th : lease.th) {
                 th->ws.poll = nullptr;
                 th->ws.trim();
@@ -290,7 +291,8 @@ struct Scorer {
         } catch (const WeightOverflow& e) {
             bad.note(i, e.what());  // the batch goes on: the error names the first such example
         }
-        double* v = res.values.data() + i * T * 3;
+        if (th.vals.size() < 3 * T) th.vals.resize(3 * T);
+        double* v = res.keep_values ? res.values.data() + i * T * 3 : th.vals.data();
         for (size_t t = 0; t < T; ++t) {
             v[3 * t] = th.out[t].p;
             v[3 * t + 1] = th.out[t].r;

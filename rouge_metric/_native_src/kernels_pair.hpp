@@ -27,9 +27,10 @@
 namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
 
-// rouge2's direct table: at most this many cells ((K + 1)^2), 16-bit counts (128 KiB, only the cells
-// of the pair's bigrams are touched and cleared).
-constexpr size_t PAIR_DIRECT_CELLS = (size_t)1 << 16;
+// rouge2's direct table: at most this many cells ((K + 1)^2, K <= 511), 16-bit counts (512 KiB at most,
+// allocated once per workspace; only the cells of the pair's bigrams are touched and cleared, so a
+// long reference of a few hundred distinct tokens still costs O(m + n), not O(K^2)).
+constexpr size_t PAIR_DIRECT_CELLS = (size_t)1 << 18;
 
 // The pair in per-pair ids (ws.lref, ws.lpred), K = the reference's distinct tokens. O(m + n) time, one
 // lookup per token in ws.local (dense by global id, left zeroed); O(m + n + K) memory.

@@ -237,6 +237,7 @@ struct PyScorer {
         }
         Scorer::BatchIn in{ptexts.data(), texts.data(), ref_off.data(), (size_t)n, first_index};
         Scorer::BatchOut out;
+        out.keep_values = want_values || want_dicts;
         core.batch(in, nthreads, out);
         return pack(out, (size_t)n, want_values, want_dicts);
     }
@@ -283,6 +284,7 @@ struct PyScorer {
         IdBatch b;
         if (!read_id_batch(preds.ptr(), refs.ptr(), ignore_ids.ptr(), sentence_ids.ptr(), b)) return py::none();
         Scorer::BatchOut out;
+        out.keep_values = want_values || want_dicts;
         score_id_batch(core, b, first_index, nthreads, out);
         return pack(out, (size_t)n, want_values, want_dicts);
     }

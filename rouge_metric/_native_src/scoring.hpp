@@ -198,6 +198,74 @@ struct Partials {
     }
 };
 
+// The exact sum of a column of doubles in fixed point: every finite double below 2^64 in magnitude is
+// an integer multiple of 2^-1074 (the smallest subnormal) of at most 53 significant bits, so it adds
+// exactly into 32-bit limbs of that integer kept in int64 counters (the spare high bits absorb the
+// carries; they are propagated every 2^28 additions, long before a counter could overflow). O(1) per
+// value, branch-free but for the rare case: a value of 2^64 or more (or not finite) goes to a
+// Partials instead. partials() turns the limbs into doubles (each limb times a power of two: exact)
+// and adds them and the rare values into one Partials: the same exact sum as adding every value to a
+// Partials one by one (Partials::add is exact), so the correctly rounded sum, and every mean made
+// from it, is the same double. Sums of several threads add limb by limb (merge), exactly.
+struct FixedSum {
+    static constexpr int RARE_EXP = 1087;  // biased exponent of 2^64: from it on, a value goes to rare
+    static constexpr int LIMBS = 37;       // (RARE_EXP - 1 + 53) / 32 + 2 (room for the top carry)
+    int64_t limb[LIMBS] = {};
+    uint32_t adds = 0;
+    Partials rare;
+    ROUGE_FORCE_INLINE void add(double x) {
+        uint64_t b;
+        std::memcpy(&b, &x, 8);
+        const uint32_t ex = (uint32_t)(b >> 52) & 0x7FF;
+        if (ex >= (uint32_t)RARE_EXP) {
+            rare.add(x);
+            return;
+        }
+        // |x| = m * 2^(s - 1074): normal m = 1.mantissa (53 bits), s = ex - 1; subnormal s = 0.
+        uint64_t m = b & (((uint64_t)1 << 52) - 1);
+        const uint32_t normal = ex != 0;
+        m |= (uint64_t)normal << 52;
+        const uint32_t s = ex - normal;
+        const uint32_t i = s >> 5, o = s & 31;
+        const uint64_t w0 = (m & 0xFFFFFFFFu) << o, w1 = (m >> 32) << o;  // < 2^63, < 2^52
+        const int64_t a0 = (int64_t)(w0 & 0xFFFFFFFFu), a1 = (int64_t)((w0 >> 32) + (w1 & 0xFFFFFFFFu)),
+                      a2 = (int64_t)(w1 >> 32);
+        const int64_t sg = -(int64_t)(b >> 63);  // 0 or -1: (a ^ sg) - sg negates a negative value's words
+        int64_t* L = limb + i;
+        L[0] += (a0 ^ sg) - sg;
+        L[1] += (a1 ^ sg) - sg;
+        L[2] += (a2 ^ sg) - sg;
+        if (++adds == ((uint32_t)1 << 28)) carry();
+    }
+    // Every limb but the top one into [0, 2^32), the carries moved up (the value is unchanged).
+    void carry() {
+        for (int k = 0; k + 1 < LIMBS; ++k) {
+            const int64_t c = limb[k] >> 32;  // floor division by 2^32 (arithmetic shift)
+            limb[k] -= c * ((int64_t)1 << 32);
+            limb[k + 1] += c;
+        }
+        adds = 0;
+    }
+    void merge(const FixedSum& o) {
+        carry();
+        FixedSum t = o;
+        t.carry();
+        for (int k = 0; k < LIMBS; ++k) limb[k] += t.limb[k];
+        carry();
+        for (double x : o.rare.p) rare.add(x);
+    }
+    // The exact sum as Shewchuk partials.
+    Partials partials() const {
+        FixedSum t = *this;
+        t.carry();
+        Partials out;
+        for (int k = 0; k < LIMBS; ++k)
+            if (t.limb[k]) out.add(std::ldexp((double)t.limb[k], 32 * k - 1074));  // exact: < 2^53 * 2^e
+        for (double x : rare.p) out.add(x);
+        return out;
+    }
+};
+
 // scoring._TypeScorer.score / combine.
 struct TypeScorer {
     bool w;

@@ -4,7 +4,8 @@
 // variants of the scan are compiled into the same object, each in a function marked with its target
 // (ROUGE_TARGET_AVX2 / ROUGE_TARGET_AVX512; the rest of the build has no -march, so nothing outside
 // those functions uses an instruction the baseline lacks). Other architectures have the portable
-// scalar loop only. The level is detected from cpuid, and for AVX levels from the OS's saved register
+// scalar loop only, except aarch64, whose baseline (Advanced SIMD, "neon", part of every aarch64 CPU)
+// has a variant of its own. The level is detected from cpuid, and for AVX levels from the OS's saved register
 // state (xgetbv: the OS must save the YMM, and for AVX-512 the opmask and ZMM, registers on a context
 // switch). The embedder may lower it (the module reads ROUGE_METRIC_SIMD at import); asking for a
 // level the CPU lacks is an error, never an illegal instruction.
@@ -41,12 +42,21 @@
 #define ROUGE_X86_DISPATCH 0
 #endif
 
+// aarch64: Advanced SIMD is part of the architecture (no detection needed).
+#if (defined(__aarch64__) || defined(_M_ARM64)) && !defined(ROUGE_NO_DISPATCH)
+#define ROUGE_NEON 1
+#include <arm_neon.h>
+#else
+#define ROUGE_NEON 0
+#endif
+
 namespace rouge {
 
-// The levels, in increasing order of what they need. SSE2 and up exist on x86-64 only.
-enum SimdLevel : int { SIMD_SCALAR = 0, SIMD_SSE2 = 1, SIMD_AVX2 = 2, SIMD_AVX512 = 3 };
-inline constexpr const char* SIMD_NAMES[] = {"scalar", "sse2", "avx2", "avx512"};
-inline constexpr int SIMD_COUNT = 4;
+// The levels, in increasing order of what they need. SSE2 to AVX-512 exist on x86-64 only, NEON on
+// aarch64 only (there it is the baseline and the top: an x86-64 CPU never reaches it).
+enum SimdLevel : int { SIMD_SCALAR = 0, SIMD_SSE2 = 1, SIMD_AVX2 = 2, SIMD_AVX512 = 3, SIMD_NEON = 4 };
+inline constexpr const char* SIMD_NAMES[] = {"scalar", "sse2", "avx2", "avx512", "neon"};
+inline constexpr int SIMD_COUNT = 5;
 
 #if ROUGE_X86_DISPATCH
 struct CpuidRegs {
@@ -90,6 +100,8 @@ inline int simd_detect() {
     bool f = (l7.b >> 16) & 1, bw = (l7.b >> 30) & 1, vl = (l7.b >> 31) & 1, vbmi2 = (l7.c >> 6) & 1;
     if (f && bw && vl && vbmi2 && (x & 0xE6) == 0xE6) return SIMD_AVX512;  // + opmask, ZMM0-15 high, ZMM16-31
     return SIMD_AVX2;
+#elif ROUGE_NEON
+    return SIMD_NEON;
 #else
     return SIMD_SCALAR;
 #endif
@@ -99,6 +111,8 @@ inline int simd_detect() {
 inline int simd_baseline() {
 #if ROUGE_X86_DISPATCH || ROUGE_SSE2
     return SIMD_SSE2;
+#elif ROUGE_NEON
+    return SIMD_NEON;
 #else
     return SIMD_SCALAR;
 #endif

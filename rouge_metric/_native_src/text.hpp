@@ -4,7 +4,7 @@
 // (rougeLsum). Same tokens as rouge_metric/text.py; tests/test_native.py checks the lowercasing table
 // and the whitespace set over every code point.
 //
-// The default tokenizer's scan has a variant per SIMD level (scalar, SSE2, AVX2, AVX-512), chosen at
+// The default tokenizer's scan has a variant per SIMD level (scalar, SSE2, AVX2, AVX-512; NEON on aarch64), chosen at
 // run time (simd.hpp); every level gives the same tokens (tests/test_simd.py).
 //
 // One file over 400 lines: both tokenizers and the fast path of the default one, at every SIMD level,
@@ -492,6 +492,74 @@ ROUGE_TARGET_AVX512 ROUGE_NOINLINE bool scan_masks_avx512(const C* text, size_t 
 }
 #endif
 
+#if ROUGE_NEON
+// NEON (aarch64's baseline): 16 characters per step, 64 per block. 2- and 4-byte characters are
+// clamped to 0x80 (unsigned min) and narrowed to bytes. NEON has no byte movemask: the 0x00/0xFF
+// lanes of four vectors keep one weight bit each (1, 2, ..., 128 over every 8 bytes) and three rounds
+// of pairwise adds fold 64 lanes into the 8 bytes of the 64-bit mask (bit k = lane k).
+template <class C>
+inline uint8x16_t neon_bytes16(const C* p) {
+    if constexpr (sizeof(C) == 1) {
+        return vld1q_u8((const uint8_t*)p);
+    } else if constexpr (sizeof(C) == 2) {
+        const uint16x8_t m = vdupq_n_u16(0x80);
+        const uint16x8_t a = vminq_u16(vld1q_u16((const uint16_t*)p), m);
+        const uint16x8_t b = vminq_u16(vld1q_u16((const uint16_t*)p + 8), m);
+        return vcombine_u8(vmovn_u16(a), vmovn_u16(b));
+    } else {
+        const uint32x4_t m = vdupq_n_u32(0x80);
+        const uint32_t* q = (const uint32_t*)p;
+        const uint16x8_t ab = vcombine_u16(vmovn_u32(vminq_u32(vld1q_u32(q), m)), vmovn_u32(vminq_u32(vld1q_u32(q + 4), m)));
+        const uint16x8_t cd =
+            vcombine_u16(vmovn_u32(vminq_u32(vld1q_u32(q + 8), m)), vmovn_u32(vminq_u32(vld1q_u32(q + 12), m)));
+        return vcombine_u8(vmovn_u16(ab), vmovn_u16(cd));
+    }
+}
+// Whether any of the 16 characters at p is at or above the table's first code point.
+template <class C>
+inline bool neon_maybe_table(const C* p) {
+    if constexpr (sizeof(C) == 1) {
+        return false;
+    } else if constexpr (sizeof(C) == 2) {
+        const uint16_t* q = (const uint16_t*)p;
+        return vmaxvq_u16(vmaxq_u16(vld1q_u16(q), vld1q_u16(q + 8))) >= std::min<uint32_t>(LOWER_CP[0], 0xFFFF);
+    } else {
+        const uint32_t* q = (const uint32_t*)p;
+        const uint32x4_t x = vmaxq_u32(vmaxq_u32(vld1q_u32(q), vld1q_u32(q + 4)), vmaxq_u32(vld1q_u32(q + 8), vld1q_u32(q + 12)));
+        return vmaxvq_u32(x) >= LOWER_CP[0];
+    }
+}
+inline uint64_t neon_mask64(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d) {
+    static const uint8_t W[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    const uint8x16_t w = vld1q_u8(W);
+    const uint8x16_t ab = vpaddq_u8(vandq_u8(a, w), vandq_u8(b, w));  // lanes 2i, 2i+1 of a, then of b
+    const uint8x16_t cd = vpaddq_u8(vandq_u8(c, w), vandq_u8(d, w));
+    const uint8x16_t q = vpaddq_u8(ab, cd);  // 4 lanes each
+    const uint8x16_t o = vpaddq_u8(q, q);    // 8 lanes each: byte k = lanes 8k..8k+7
+    return vgetq_lane_u64(vreinterpretq_u64_u8(o), 0);
+}
+template <class C>
+inline bool block_neon(const C* src, char* out, uint64_t& tm, uint64_t& nm) {
+    const bool check = sizeof(C) > 1 && LOWER_N > 0;
+    const uint8x16_t x20 = vdupq_n_u8(0x20), ca = vdupq_n_u8('a'), c0 = vdupq_n_u8('0');
+    const uint8x16_t c26 = vdupq_n_u8(26), c10 = vdupq_n_u8(10), nlc = vdupq_n_u8('\n');
+    uint8x16_t t[4], n[4];
+    for (size_t q = 0; q < 4; ++q) {
+        const C* p = src + q * 16;
+        if (check && neon_maybe_table(p) && block_has_table_char(p, 16)) return false;
+        const uint8x16_t v = neon_bytes16(p);
+        const uint8x16_t low = vorrq_u8(v, x20);
+        // unsigned: a byte >= 0x80 is neither a letter (low - 'a' >= 0x3F) nor a digit
+        t[q] = vorrq_u8(vcltq_u8(vsubq_u8(low, ca), c26), vcltq_u8(vsubq_u8(v, c0), c10));
+        n[q] = vceqq_u8(v, nlc);
+        vst1q_u8((uint8_t*)out + q * 16, low);
+    }
+    tm = neon_mask64(t[0], t[1], t[2], t[3]);
+    nm = neon_mask64(n[0], n[1], n[2], n[3]);
+    return true;
+}
+#endif
+
 // Phase 1 over the whole text at one level: blocks [0, W) into buf, tk, nl; full blocks are read in
 // place, the last partial block (len % 64 characters) from a zero-padded copy, so no level reads
 // past text + len.
@@ -530,8 +598,14 @@ ROUGE_TARGET_AVX2 ROUGE_NOINLINE bool scan_masks_avx2(const C* text, size_t len,
 template <class C>
 inline bool scan_masks(int level, const C* text, size_t len, size_t W, char* buf, uint64_t* tk, uint64_t* nl) {
 #if ROUGE_X86_DISPATCH
-    if (level >= SIMD_AVX512) return scan_masks_avx512(text, len, W, buf, tk, nl);
+    if (level == SIMD_AVX512) return scan_masks_avx512(text, len, W, buf, tk, nl);
     if (level == SIMD_AVX2) return scan_masks_avx2(text, len, W, buf, tk, nl);
+#endif
+#if ROUGE_NEON
+    if (level == SIMD_NEON)
+        return scan_masks_blocks(text, len, W, buf, tk, nl, [](const C* s, char* o, uint64_t& t, uint64_t& n) {
+            return block_neon(s, o, t, n);
+        });
 #endif
 #if ROUGE_SSE2
     if constexpr (sizeof(C) <= 2)
@@ -693,7 +767,7 @@ bool scan_default(int level, const C* text, size_t len, TokBuf& cur, const StrMa
     nl[W] = 0;
     std::memset(buf + W * 64, 0, 64);
 #if ROUGE_X86_DISPATCH
-    size_t nt = level >= SIMD_AVX512 ? keys_from_bounds(tk, nl, W, buf, cur, map)
+    size_t nt = level == SIMD_AVX512 ? keys_from_bounds(tk, nl, W, buf, cur, map)
                                      : keys_from_masks(tk, nl, W, buf, cur, map);
 #else
     size_t nt = keys_from_masks(tk, nl, W, buf, cur, map);

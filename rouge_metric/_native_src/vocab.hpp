@@ -301,6 +301,9 @@ inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size
 // misses), and doc.ends the sentence ends, so that the batch can finish the doc after phase 2
 // (finish_doc) without tokenizing the text again. The map slots of all the tokens are prefetched
 // before the first lookup, so the cache misses of a large vocabulary overlap. O(text length + tokens).
+// How many tokens ahead of a lookup its slot is prefetched.
+constexpr size_t LOOKUP_AHEAD = 12;
+
 template <bool RESOLVE>
 bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misses) {
     collect_tokens(vb.tokenizer, t, cur, vb.raw);
@@ -316,7 +319,10 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
     } else {
         if (!cur.ascii)
             for (size_t k = 0; k < nt; ++k) vb.raw.prefetch(keys[k]);  // the fast path did it while hashing
+        // And again a few tokens ahead of each lookup: a long text issues more prefetches than the
+        // cache has room for misses in flight, and the early ones may be gone by the time of the lookup.
         for (size_t k = 0; k < nt; ++k) {
+            if (k + LOOKUP_AHEAD < nt) vb.raw.prefetch(keys[k + LOOKUP_AHEAD]);
             const int32_t* v = vb.raw.find(keys[k]);
             neg |= ids[k] = v ? *v : -2;
         }
@@ -344,12 +350,14 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
                     if (ids[k] == -2) pending |= (ids[k] = misses->add_direct(vb, keys[k], cur.cps_of(k))) <= -3;
             } else {
                 // The thread's map of unknown tokens is as large as the vocabulary on a cold call (every
-                // token of the text is unknown then): its slots are prefetched first, as the
-                // vocabulary's were, so the cache misses overlap.
-                for (size_t k = 0; k < nt; ++k)
+                // token of the text is unknown then): its slots are prefetched LOOKUP_AHEAD tokens
+                // ahead of their lookups, so the cache misses overlap.
+                for (size_t k = 0; k < nt && k < LOOKUP_AHEAD; ++k)
                     if (ids[k] == -2) misses->seen.prefetch(keys[k]);
-                for (size_t k = 0; k < nt; ++k)
+                for (size_t k = 0; k < nt; ++k) {
+                    if (k + LOOKUP_AHEAD < nt && ids[k + LOOKUP_AHEAD] == -2) misses->seen.prefetch(keys[k + LOOKUP_AHEAD]);
                     if (ids[k] == -2) ids[k] = -3 - misses->add(vb, keys[k], cur.cps_of(k));
+                }
             }
             if (pending) {
                 doc.pending = true;

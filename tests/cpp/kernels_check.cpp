@@ -21,6 +21,9 @@
 // - the pair path (kernels_pair.hpp: per-pair ids, rouge2's direct table and its hash table on both
 //   sides of PAIR_DIRECT_CELLS, reduced sequences for rougeL and rougeLsum) through pair_stats against
 //   the same oracles and against pair_stat on the global ids, with sparse global ids;
+// - the batch's exact column sums (FixedSum, fixed point) against Shewchuk's partials (math.fsum's
+//   algorithm): doubles of every magnitude (subnormal, both sides of the fixed-point range, negative),
+//   carries at random points, merged halves; their sums agree exactly (the difference sums to 0);
 // - a text batch (Vocab + Scorer::batch, with an external stemmer for some words) gives the same
 //   values on 1 and 3 threads as Scorer::score_pair one example at a time;
 // - jieba (jieba.hpp): random and corrupted dictionaries and HMM tables are refused or read, and a cut of
@@ -555,6 +558,51 @@ void check_jieba(int rounds) {
             bool ok = text.empty() ? w.ends.empty() : (!w.ends.empty() && w.ends.back() == text.size());
             for (size_t k = 0; k < w.ends.size(); ++k) ok = ok && w.ends[k] > (k ? w.ends[k - 1] : 0);
             expect_eq("jieba cut covers the text in order", ok, true, "round " + std::to_string(it));
+// FixedSum (the batch's column sums) against Partials (Shewchuk's exact partials, as math.fsum): the
+// same exact value (the partials of one minus every input sum to exactly 0), and the same correctly
+// rounded sum, whatever the magnitudes, the carry points and the split into merged halves.
+void check_fixed_sum(int rounds) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int it = 0; it < rounds; ++it) {
+        const int kind = it % 5;
+        const size_t n = 1 + pick(it % 7 == 0 ? 5000 : 200);
+        std::vector<double> xs;
+        for (size_t i = 0; i < n; ++i) {
+            double x;
+            if (kind == 0) {  // scores: [0, 1]
+                x = pick(8) == 0 ? (double)pick(2) : unit(rng);
+            } else if (kind == 1) {  // lengths: integers and means of integers
+                x = (double)pick(3000) / (double)(1 + pick(4));
+            } else if (kind == 2) {  // any exponent, both signs, subnormals
+                uint64_t b = ((uint64_t)rng() << 32) ^ (uint64_t)rng();
+                std::memcpy(&x, &b, 8);
+                if (!std::isfinite(x) || std::fabs(x) > 0x1p1000) x = std::ldexp(x, -100);  // no overflow of a sum
+                if (!std::isfinite(x)) x = 0.0;
+                if (pick(4) == 0) x = std::ldexp(unit(rng), -1074 + (int)pick(120));  // subnormal and near
+            } else if (kind == 3) {  // both sides of the fixed-point range (2^64)
+                x = std::ldexp(1.0 + unit(rng), 60 + (int)pick(8)) * (pick(2) ? 1.0 : -1.0);
+            } else {  // cancellation
+                x = std::ldexp(unit(rng), (int)pick(200) - 100) * (pick(2) ? 1.0 : -1.0);
+            }
+            xs.push_back(x);
+        }
+        FixedSum whole, a, b;
+        Partials want, diff;
+        const size_t cut = pick(n + 1);
+        for (size_t i = 0; i < n; ++i) {
+            whole.add(xs[i]);
+            (i < cut ? a : b).add(xs[i]);
+            want.add(xs[i]);
+            if (pick(50) == 0) whole.carry();
+        }
+        a.merge(b);
+        const std::string where = "fixed sum, round " + std::to_string(it) + ", n " + std::to_string(n);
+        for (const FixedSum* f : {&whole, &a}) {
+            Partials got = f->partials();
+            expect_eq("FixedSum sum == Shewchuk sum", got.sum(), want.sum(), where);
+            diff = got;
+            for (double x : xs) diff.add(-x);
+            expect_eq("FixedSum exact (difference 0)", diff.sum(), 0.0, where);
         }
     }
 }
@@ -571,6 +619,7 @@ int main(int argc, char** argv) {
     check_pairs(rounds, true);
     check_batch();
     check_jieba(rounds);
+    check_fixed_sum(rounds * 4);
     std::printf("kernels_check: seed %llu, %ld checks, %d failures\n", seed, checks, failures);
     return failures ? 1 : 0;
 }
