@@ -558,6 +558,10 @@ void check_jieba(int rounds) {
             bool ok = text.empty() ? w.ends.empty() : (!w.ends.empty() && w.ends.back() == text.size());
             for (size_t k = 0; k < w.ends.size(); ++k) ok = ok && w.ends[k] > (k ? w.ends[k - 1] : 0);
             expect_eq("jieba cut covers the text in order", ok, true, "round " + std::to_string(it));
+        }
+    }
+}
+
 // FixedSum (the batch's column sums) against Partials (Shewchuk's exact partials, as math.fsum): the
 // same exact value (the partials of one minus every input sum to exactly 0), and the same correctly
 // rounded sum, whatever the magnitudes, the carry points and the split into merged halves.
