@@ -22,6 +22,7 @@ from .config import DEFAULT_ROUGE_TYPES, RougeConfig
 from .core import active_backend
 from .core_py import lcs_length
 from .ids import IdPipeline
+from .jieba_native import Unavailable
 from .inputs import check_prediction, plain_batch
 from .measures import TypeScorer
 from .multilingual import unicode_tokenize

@@ -148,7 +148,7 @@ def test_script_imports_every_sibling_it_needs(repo_dir):
     def deps(name):
         found = set()
         for mod, names in rel.findall((pkg / f"{name}.py").read_text(encoding="utf-8")):
-            cands = [mod] if mod else [n.strip() for n in names.split(",")]
+            cands = [mod] if mod else [n.split(" as ")[0].strip() for n in names.split(",")]
             found.update(c for c in cands if (pkg / f"{c}.py").exists())
         return found
 
