@@ -524,6 +524,44 @@ def test_both_backends_give_the_same_floats():
         assert {k: hexes(v) for k, v in a.items()} == {k: hexes(v) for k, v in b.items()}
 
 
+_FRENCH_CHILD = """
+import json, sys
+from rouge_metric import stemmers
+from rouge_metric.xlsum import XLSumRouge
+scorer = XLSumRouge(["rouge1", "rouge2", "rougeL", "rougeLsum"], lang="french", use_stemmer=True)
+got = scorer.score(sys.argv[1], sys.argv[2])
+native = stemmers.snowball("french").native
+print(json.dumps([{k: [float(x).hex() for x in v] for k, v in got.items()}, native, "nltk" in sys.modules]))
+"""
+
+
+@pytest.mark.integration
+@needs_stopwords
+def test_french_with_stemming_never_imports_nltk():
+    """With the native twin of nltk's French stemmer and the stopword list read from nltk's data, a fresh process
+    scores French with stemming without importing nltk, and gets XL-Sum's numbers."""
+    import json
+    import subprocess
+    import sys
+
+    from rouge_metric import stemmers
+
+    pytest.importorskip("rouge_metric._native")
+    if not stemmers.snowball("french").native:
+        pytest.skip("no native twin of nltk's French stemmer here (native backend, twin, checked nltk)")
+    target = "Les chats mangeaient rapidement les souris du grenier.\nIls dormaient ensuite."
+    prediction = "Le chat mange rapidement des souris.\nIl dort."
+    env = dict(os.environ)
+    if NLTK_DATA.is_dir():
+        env["NLTK_DATA"] = str(NLTK_DATA)
+    out = subprocess.run([sys.executable, "-c", _FRENCH_CHILD, target, prediction], env=env, capture_output=True,
+                         text=True, check=True)
+    got, native, imported = json.loads(out.stdout)
+    assert native and not imported
+    want = oracle(["rouge1", "rouge2", "rougeL", "rougeLsum"], True, "french").score(target, prediction)
+    assert got == {k: hexes(v) for k, v in want.items()}
+
+
 def test_pickle_round_trip():
     scorer = XLSumRouge(["rouge1", "rougeLsum"], use_stemmer=False, lang="hindi", multi_ref="mean")
     clone = pickle.loads(pickle.dumps(scorer))
