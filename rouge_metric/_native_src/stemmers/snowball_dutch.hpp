@@ -15,8 +15,8 @@ using namespace sb;
 
 inline constexpr Chars VOWELS(U"aeiouy\u00e8");
 
-inline constexpr Lit STEP1[] = {U"heden", U"ene", U"en", U"se", U"s"};
-inline constexpr Lit STEP3B[] = {U"baar", U"lijk", U"bar", U"end", U"ing", U"ig"};
+inline constexpr Suffixes STEP1{U"heden", U"ene", U"en", U"se", U"s"};
+inline constexpr Suffixes STEP3B{U"baar", U"lijk", U"bar", U"end", U"ing", U"ig"};
 
 // The three strings of the steps that cut the word and both regions alike.
 struct Word3 {
@@ -68,7 +68,7 @@ inline U32 stem(const Input& in) {
     Word3 w{word, r1, r2};
 
     // STEP 1
-    if (const Lit* hit = first_suffix(r1, STEP1)) {
+    if (const Lit* hit = STEP1.first(r1)) {
         const View suf = *hit;
         const long k = (long)suf.n;
         if (eq(suf, U"heden")) {
@@ -101,7 +101,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 3b: derivational suffixes
-    if (const Lit* hit = first_suffix(r2, STEP3B)) {
+    if (const Lit* hit = STEP3B.first(r2)) {
         const View suf = *hit;
         if (one_of(suf, {U"end", U"ing"})) {
             word.cut(3);

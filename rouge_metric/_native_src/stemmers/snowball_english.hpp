@@ -18,37 +18,36 @@ inline constexpr Chars VOWELS(U"aeiouy");
 inline constexpr Chars LI_ENDING(U"cdeghkmnrt");
 inline constexpr Chars WXY(U"wxY");
 
-inline constexpr Lit STEP0[] = {U"'s'", U"'s", U"'"};
-inline constexpr Lit STEP1A[] = {U"sses", U"ied", U"ies", U"us", U"ss", U"s"};
-inline constexpr Lit STEP1B[] = {U"eedly", U"ingly", U"edly", U"eed", U"ing", U"ed"};
-inline constexpr Lit STEP2[] = {
+inline constexpr Suffixes STEP0{U"'s'", U"'s", U"'"};
+inline constexpr Suffixes STEP1A{U"sses", U"ied", U"ies", U"us", U"ss", U"s"};
+inline constexpr Suffixes STEP1B{U"eedly", U"ingly", U"edly", U"eed", U"ing", U"ed"};
+inline constexpr Suffixes STEP2{
     U"ization", U"ational", U"fulness", U"ousness", U"iveness", U"tional", U"biliti", U"lessli", U"entli", U"ation",
     U"alism", U"aliti", U"ousli", U"iviti", U"fulli", U"enci", U"anci", U"abli", U"izer", U"ator", U"alli", U"bli",
     U"ogi", U"li",
 };
-inline constexpr Lit STEP3[] = {
+inline constexpr Suffixes STEP3{
     U"ational", U"tional", U"alize", U"icate", U"iciti", U"ative", U"ical", U"ness", U"ful",
 };
-inline constexpr Lit STEP4[] = {
+inline constexpr Suffixes STEP4{
     U"ement", U"ance", U"ence", U"able", U"ible", U"ment", U"ant", U"ent", U"ism", U"ate", U"iti", U"ous", U"ive",
     U"ize", U"ion", U"al", U"er", U"ic",
 };
-inline constexpr Lit DOUBLE_CONSONANTS[] = {U"bb", U"dd", U"ff", U"gg", U"mm", U"nn", U"pp", U"rr", U"tt"};
+inline constexpr Suffixes DOUBLE_CONSONANTS{U"bb", U"dd", U"ff", U"gg", U"mm", U"nn", U"pp", U"rr", U"tt"};
 
-struct Special {
-    Lit word, stem;
+// The special words (returned as their stem before any step) and their stems, in the same order.
+inline constexpr Suffixes SPECIAL_WORDS{
+    U"skis", U"skies", U"dying", U"lying", U"tying", U"idly", U"gently", U"ugly", U"early", U"only", U"singly",
+    U"sky", U"news", U"howe", U"atlas", U"cosmos", U"bias", U"andes", U"inning", U"innings", U"outing", U"outings",
+    U"canning", U"cannings", U"herring", U"herrings", U"earring", U"earrings", U"proceed", U"proceeds", U"proceeded",
+    U"proceeding", U"exceed", U"exceeds", U"exceeded", U"exceeding", U"succeed", U"succeeds", U"succeeded",
+    U"succeeding",
 };
-inline constexpr Special SPECIAL_WORDS[] = {
-    {U"skis", U"ski"}, {U"skies", U"sky"}, {U"dying", U"die"}, {U"lying", U"lie"}, {U"tying", U"tie"},
-    {U"idly", U"idl"}, {U"gently", U"gentl"}, {U"ugly", U"ugli"}, {U"early", U"earli"}, {U"only", U"onli"},
-    {U"singly", U"singl"}, {U"sky", U"sky"}, {U"news", U"news"}, {U"howe", U"howe"}, {U"atlas", U"atlas"},
-    {U"cosmos", U"cosmos"}, {U"bias", U"bias"}, {U"andes", U"andes"}, {U"inning", U"inning"},
-    {U"innings", U"inning"}, {U"outing", U"outing"}, {U"outings", U"outing"}, {U"canning", U"canning"},
-    {U"cannings", U"canning"}, {U"herring", U"herring"}, {U"herrings", U"herring"}, {U"earring", U"earring"},
-    {U"earrings", U"earring"}, {U"proceed", U"proceed"}, {U"proceeds", U"proceed"}, {U"proceeded", U"proceed"},
-    {U"proceeding", U"proceed"}, {U"exceed", U"exceed"}, {U"exceeds", U"exceed"}, {U"exceeded", U"exceed"},
-    {U"exceeding", U"exceed"}, {U"succeed", U"succeed"}, {U"succeeds", U"succeed"}, {U"succeeded", U"succeed"},
-    {U"succeeding", U"succeed"},
+inline constexpr Lit SPECIAL_STEMS[] = {
+    U"ski", U"sky", U"die", U"lie", U"tie", U"idl", U"gentl", U"ugli", U"earli", U"onli", U"singl", U"sky", U"news",
+    U"howe", U"atlas", U"cosmos", U"bias", U"andes", U"inning", U"inning", U"outing", U"outing", U"canning",
+    U"canning", U"herring", U"herring", U"earring", U"earring", U"proceed", U"proceed", U"proceed", U"proceed",
+    U"exceed", U"exceed", U"exceed", U"exceed", U"succeed", U"succeed", U"succeed", U"succeed",
 };
 
 // The three strings of each step, changed together.
@@ -90,8 +89,10 @@ inline bool has_vowel(View s) {
 
 inline U32 stem(const Input& in) {
     if (is_stopword(in) || in.lower.size() <= 2) return in.lower;
-    for (const Special& sp : SPECIAL_WORDS)
-        if (eq(View(in.lower), sp.word)) return U32(sp.stem.s, sp.stem.n);
+    if (const Lit* special = SPECIAL_WORDS.find_word(View(in.lower))) {
+        const Lit& stem = SPECIAL_STEMS[SPECIAL_WORDS.index(special)];
+        return U32(stem.s, stem.n);
+    }
 
     Str word{View(in.lower)};
     for (size_t i = 0; i < word.size(); ++i)  // the three apostrophes made one
@@ -114,10 +115,10 @@ inline U32 stem(const Input& in) {
     Word3 w{word, r1, r2};
 
     // STEP 0
-    if (const Lit* hit = first_suffix(word, STEP0)) w.cut(hit->n);
+    if (const Lit* hit = STEP0.first(word)) w.cut(hit->n);
 
     // STEP 1a
-    if (const Lit* hit = first_suffix(word, STEP1A)) {
+    if (const Lit* hit = STEP1A.first(word)) {
         const View suf = *hit;
         if (eq(suf, U"sses")) {
             w.cut(2);
@@ -129,7 +130,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 1b
-    if (const Lit* hit = first_suffix(word, STEP1B)) {
+    if (const Lit* hit = STEP1B.first(word)) {
         const View suf = *hit;
         if (one_of(suf, {U"eed", U"eedly"})) {
             if (endswith(r1, suf)) w.rewrite(suf, U"ee");
@@ -139,7 +140,7 @@ inline U32 stem(const Input& in) {
                 word.append(U"e");
                 r1.append(U"e");
                 if (word.size() > 5 || r1.size() >= 3) r2.append(U"e");
-            } else if (first_suffix(word, DOUBLE_CONSONANTS)) {
+            } else if (DOUBLE_CONSONANTS.first(word)) {
                 w.cut(1);
             } else if ((r1.empty() && word.size() >= 3 && !VOWELS.has(at(word, -1)) && !WXY.has(at(word, -1)) &&
                         VOWELS.has(at(word, -2)) && !VOWELS.has(at(word, -3))) ||
@@ -156,7 +157,7 @@ inline U32 stem(const Input& in) {
         w.set_last(U"i");
 
     // STEP 2
-    if (const Lit* hit = first_suffix(word, STEP2)) {
+    if (const Lit* hit = STEP2.first(word)) {
         const View suf = *hit;
         if (endswith(r1, suf)) {
             if (eq(suf, U"tional")) {
@@ -190,7 +191,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 3
-    if (const Lit* hit = first_suffix(word, STEP3)) {
+    if (const Lit* hit = STEP3.first(word)) {
         const View suf = *hit;
         if (endswith(r1, suf)) {
             if (eq(suf, U"tional")) {
@@ -210,7 +211,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 4
-    if (const Lit* hit = first_suffix(word, STEP4)) {
+    if (const Lit* hit = STEP4.first(word)) {
         const View suf = *hit;
         if (endswith(r2, suf)) {
             if (eq(suf, U"ion")) {

@@ -21,36 +21,28 @@ inline constexpr Chars STEP1_BEFORE(U"ntaeiouy\u00e4\u00f6");  // letters a part
 inline constexpr Chars IJ(U"ij");
 inline constexpr Chars STEP6_FINAL(U"a\u00e4ei");
 
-inline constexpr Lit STEP1[] = {
+inline constexpr Suffixes STEP1{
     U"kaan", U"k\u00e4\u00e4n", U"sti", U"kin", U"han", U"h\u00e4n", U"ko", U"k\u00f6", U"pa", U"p\u00e4",
 };
-inline constexpr Lit STEP2[] = {
+inline constexpr Suffixes STEP2{
     U"nsa", U"ns\u00e4", U"mme", U"nne", U"si", U"ni", U"an", U"\u00e4n", U"en",
 };
-inline constexpr Lit STEP3[] = {
+inline constexpr Suffixes STEP3{
     U"siin", U"tten", U"seen", U"han", U"hen", U"hin", U"hon", U"h\u00e4n", U"h\u00f6n", U"den", U"tta", U"tt\u00e4",
     U"ssa", U"ss\u00e4", U"sta", U"st\u00e4", U"lla", U"ll\u00e4", U"lta", U"lt\u00e4", U"lle", U"ksi", U"ine",
     U"ta", U"t\u00e4", U"na", U"n\u00e4", U"a", U"\u00e4", U"n",
 };
-inline constexpr Lit STEP4[] = {
+inline constexpr Suffixes STEP4{
     U"impi", U"impa", U"imp\u00e4", U"immi", U"imma", U"imm\u00e4", U"mpi", U"mpa", U"mp\u00e4", U"mmi", U"mma",
     U"mm\u00e4", U"eja", U"ej\u00e4",
 };
-inline constexpr Lit DOUBLE_CONSONANTS[] = {
+inline constexpr Suffixes DOUBLE_CONSONANTS{
     U"bb", U"cc", U"dd", U"ff", U"gg", U"hh", U"jj", U"kk", U"ll", U"mm", U"nn", U"pp", U"qq", U"rr", U"ss", U"tt",
     U"vv", U"ww", U"xx", U"zz",
 };
-inline constexpr Lit LONG_VOWELS[] = {
+inline constexpr Suffixes LONG_VOWELS{
     U"aa", U"ee", U"ii", U"oo", U"uu", U"\u00e4\u00e4", U"\u00f6\u00f6",
 };
-
-// s in (a tuple of strings)
-template <size_t N>
-inline bool in_list(View s, const Lit (&list)[N]) {
-    for (const Lit& l : list)
-        if (eq(s, l)) return true;
-    return false;
-}
 
 struct Word3 {
     Str& word;
@@ -73,7 +65,7 @@ inline U32 stem(const Input& in) {
     Word3 w{word, r1, r2};
 
     // STEP 1: particles
-    if (const Lit* hit = first_suffix(r1, STEP1)) {
+    if (const Lit* hit = STEP1.first(r1)) {
         const View suf = *hit;
         if (eq(suf, U"sti")) {
             if (contains(r2, suf)) w.cut(3);
@@ -83,7 +75,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 2: possessives
-    if (const Lit* hit = first_suffix(r1, STEP2)) {
+    if (const Lit* hit = STEP2.first(r1)) {
         const View suf = *hit;
         if (eq(suf, U"si")) {
             if (at(word, -3) != U'k') w.cut(2);
@@ -107,22 +99,27 @@ inline U32 stem(const Input& in) {
         }
     }
 
-    // STEP 3: cases
-    for (const Lit& l : STEP3) {
+    // STEP 3: cases. The first suffix of R1 decides, except that "siin", "den", "tten" and "seen" whose
+    // condition fails give way to the next suffix of R1.
+    const Lit* hit3 = STEP3.each(r1, [&](const Lit& l) {
         const View suf = l;
-        if (!endswith(r1, suf)) continue;
         const long k = (long)suf.n;
+        if (one_of(suf, {U"siin", U"den", U"tten"}))
+            return at(word, -k - 1) == U'i' && RESTRICTED_VOWELS.has(at(word, -k - 2));
+        if (eq(suf, U"seen")) return LONG_VOWELS.contains_word(slice(word, -6, -4));
+        return true;
+    });
+    if (hit3) {
+        const View suf = *hit3;
         if (one_of(suf, {U"han", U"hen", U"hin", U"hon", U"h\u00e4n", U"h\u00f6n"})) {
             if (at(word, -4) == suf[1]) {  // the vowel of the suffix repeated before it
                 w.cut(3);
                 step3_success = true;
             }
-        } else if (one_of(suf, {U"siin", U"den", U"tten"})) {
-            if (!(at(word, -k - 1) == U'i' && RESTRICTED_VOWELS.has(at(word, -k - 2)))) continue;
+        } else if (one_of(suf, {U"siin", U"den", U"tten"})) {  // its condition held
             w.cut(suf.n);
             step3_success = true;
-        } else if (eq(suf, U"seen")) {
-            if (!in_list(slice(word, -6, -4), LONG_VOWELS)) continue;
+        } else if (eq(suf, U"seen")) {  // its condition held
             w.cut(4);
             step3_success = true;
         } else if (one_of(suf, {U"a", U"\u00e4"})) {
@@ -138,17 +135,15 @@ inline U32 stem(const Input& in) {
         } else if (eq(suf, U"n")) {
             w.cut(1);
             step3_success = true;
-            if (endswith(word, U"ie") || (word.size() >= 2 && in_list(slice(word, -2, (long)word.size()), LONG_VOWELS)))
-                w.cut(1);
+            if (endswith(word, U"ie") || LONG_VOWELS.contains_word(slice(word, -2, (long)word.size()))) w.cut(1);
         } else {
             w.cut(suf.n);
             step3_success = true;
         }
-        break;
     }
 
     // STEP 4: other endings
-    if (const Lit* hit = first_suffix(r2, STEP4)) {
+    if (const Lit* hit = STEP4.first(r2)) {
         const View suf = *hit;
         if (one_of(suf, {U"mpi", U"mpa", U"mp\u00e4", U"mmi", U"mma", U"mm\u00e4"})) {
             if (!eq(slice(word, -5, -3), U"po")) w.cut(3);
@@ -173,7 +168,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 6: tidying up
-    if (in_list(slice(r1, -2, (long)r1.size()), LONG_VOWELS)) {
+    if (LONG_VOWELS.contains_word(slice(r1, -2, (long)r1.size()))) {
         word.cut(1);
         r1.cut(1);
     }
@@ -193,7 +188,7 @@ inline U32 stem(const Input& in) {
     for (size_t i = 1; i < word.size(); ++i) {
         const size_t p = word.size() - i;  // word[-i]
         if (VOWELS.has(word[p])) continue;
-        if (in_list(slice(word, (long)p - 1, (long)p + 1), DOUBLE_CONSONANTS)) {  // word[-i-1:-i+1]
+        if (DOUBLE_CONSONANTS.contains_word(slice(word, (long)p - 1, (long)p + 1))) {  // word[-i-1:-i+1]
             for (size_t j = p; j + 1 < word.size(); ++j) word[j] = word[j + 1];
             word.cut(1);
         }

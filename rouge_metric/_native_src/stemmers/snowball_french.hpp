@@ -18,25 +18,25 @@ inline constexpr Chars VOWELS(U"aeiouy\u00e2\u00e0\u00eb\u00e9\u00ea\u00e8\u00ef
 
 inline constexpr Chars NO_S_AFTER(U"aiou\u00e8s");  // a final 's' after these stays (step 4)
 
-inline constexpr Lit STEP1[] = {
+inline constexpr Suffixes STEP1{
     U"issements", U"issement", U"atrices", U"atrice", U"ateurs", U"ations", U"logies", U"usions", U"utions",
     U"ements", U"amment", U"emment", U"ances", U"iqUes", U"ismes", U"ables", U"istes", U"ateur", U"ation", U"logie",
     U"usion", U"ution", U"ences", U"ement", U"euses", U"ments", U"ance", U"iqUe", U"isme", U"able", U"iste", U"ence",
     U"it\u00e9s", U"ives", U"eaux", U"euse", U"ment", U"eux", U"it\u00e9", U"ive", U"ifs", U"aux", U"if",
 };
-inline constexpr Lit STEP2A[] = {
+inline constexpr Suffixes STEP2A{
     U"issaIent", U"issantes", U"iraIent", U"issante", U"issants", U"issions", U"irions", U"issais", U"issait",
     U"issant", U"issent", U"issiez", U"issons", U"irais", U"irait", U"irent", U"iriez", U"irons", U"iront", U"isses",
     U"issez", U"\u00eemes", U"\u00eetes", U"irai", U"iras", U"irez", U"isse", U"ies", U"ira", U"\u00eet", U"ie",
     U"ir", U"is", U"it", U"i",
 };
-inline constexpr Lit STEP2B[] = {
+inline constexpr Suffixes STEP2B{
     U"eraIent", U"assions", U"erions", U"assent", U"assiez", U"\u00e8rent", U"erais", U"erait", U"eriez", U"erons",
     U"eront", U"aIent", U"antes", U"asses", U"ions", U"erai", U"eras", U"erez", U"\u00e2mes", U"\u00e2tes", U"ante",
     U"ants", U"asse", U"\u00e9es", U"era", U"iez", U"ais", U"ait", U"ant", U"\u00e9e", U"\u00e9s", U"er", U"ez",
     U"\u00e2t", U"ai", U"as", U"\u00e9", U"a",
 };
-inline constexpr Lit STEP4[] = {
+inline constexpr Suffixes STEP4{
     U"i\u00e8re", U"I\u00e8re", U"ion", U"ier", U"Ier", U"e", U"\u00eb",
 };
 
@@ -84,7 +84,7 @@ inline U32 stem(const Input& in) {
     Str rv{tail(marked, rv_french(marked))};
 
     // STEP 1: standard suffix removal
-    if (const Lit* hit = first_suffix(word, STEP1)) {
+    if (const Lit* hit = STEP1.first(word)) {
         const View suf = *hit;
         if (eq(suf, U"eaux")) {
             word.cut(1);
@@ -176,7 +176,7 @@ inline U32 stem(const Input& in) {
 
     // STEP 2a: verb suffixes beginning with 'i'
     if (!step1_success || rv_ending_found) {
-        if (const Lit* hit = first_suffix(word, STEP2A)) {
+        if (const Lit* hit = STEP2A.first(word)) {
             const View suf = *hit;
             if (contains(rv, suf) && rv.size() > suf.n && !VOWELS.has(at(rv, rfind(rv, suf) - 1))) {
                 word.cut(suf.n);
@@ -185,7 +185,7 @@ inline U32 stem(const Input& in) {
         }
         // STEP 2b: other verb suffixes
         if (!step2a_success) {
-            if (const Lit* hit = first_suffix(rv, STEP2B)) {
+            if (const Lit* hit = STEP2B.first(rv)) {
                 const View suf = *hit;
                 if (eq(suf, U"ions") && contains(r2, U"ions")) {
                     word.cut(4);
@@ -218,9 +218,9 @@ inline U32 stem(const Input& in) {
         // STEP 4: residual suffixes
         if (word.size() >= 2 && word[word.size() - 1] == U's' && !NO_S_AFTER.has(word[word.size() - 2]))
             word.cut(1);
-        for (const Lit& l : STEP4) {
-            const View suf = l;
-            if (!endswith(word, suf) || !contains(rv, suf)) continue;  // a suffix not in RV: the next one
+        // the first suffix of the word that is in RV (a suffix not in RV: the next one)
+        if (const Lit* hit = STEP4.each(word, [&](const Lit& l) { return contains(rv, l); })) {
+            const View suf = *hit;
             if (eq(suf, U"ion") && contains(r2, suf) && Chars(U"st").has(at(rv, -4))) {
                 word.cut(3);
             } else if (one_of(suf, {U"ier", U"i\u00e8re", U"Ier", U"I\u00e8re"})) {
@@ -230,7 +230,6 @@ inline U32 stem(const Input& in) {
             } else if (eq(suf, U"\u00eb") && eq(slice(word, -3, -1), U"gu")) {
                 word.cut(1);
             }
-            break;
         }
     }
 

@@ -17,9 +17,9 @@ inline constexpr Chars VOWELS(U"aeiouy\u00e4\u00f6\u00fc");
 inline constexpr Chars S_ENDING(U"bdfghklmnrt");
 inline constexpr Chars ST_ENDING(U"bdfghklmnt");
 
-inline constexpr Lit STEP1[] = {U"ern", U"em", U"er", U"en", U"es", U"e", U"s"};
-inline constexpr Lit STEP2[] = {U"est", U"en", U"er", U"st"};
-inline constexpr Lit STEP3[] = {U"isch", U"lich", U"heit", U"keit", U"end", U"ung", U"ig", U"ik"};
+inline constexpr Suffixes STEP1{U"ern", U"em", U"er", U"en", U"es", U"e", U"s"};
+inline constexpr Suffixes STEP2{U"est", U"en", U"er", U"st"};
+inline constexpr Suffixes STEP3{U"isch", U"lich", U"heit", U"keit", U"end", U"ung", U"ig", U"ik"};
 
 inline U32 stem(const Input& in) {
     if (is_stopword(in)) return in.lower;
@@ -47,7 +47,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 1
-    if (const Lit* hit = first_suffix(r1, STEP1)) {
+    if (const Lit* hit = STEP1.first(r1)) {
         const View suf = *hit;
         const long k = (long)suf.n;
         if (one_of(suf, {U"en", U"es", U"e"}) && eq(slice(word, -k - 4, -k), U"niss")) {
@@ -68,7 +68,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 2
-    if (const Lit* hit = first_suffix(r1, STEP2)) {
+    if (const Lit* hit = STEP2.first(r1)) {
         const View suf = *hit;
         if (eq(suf, U"st")) {
             if (ST_ENDING.has(at(word, -3)) && word.size() >= 6) {  // len(word[:-3]) >= 3
@@ -84,7 +84,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 3: derivational suffixes (the word alone is cut)
-    if (const Lit* hit = first_suffix(r2, STEP3)) {
+    if (const Lit* hit = STEP3.first(r2)) {
         const View suf = *hit;
         const long k = (long)suf.n;
         if (one_of(suf, {U"end", U"ung"})) {

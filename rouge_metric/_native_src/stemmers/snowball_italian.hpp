@@ -15,19 +15,19 @@ using namespace sb;
 
 inline constexpr Chars VOWELS(U"aeiou\u00e0\u00e8\u00ec\u00f2\u00f9");
 
-inline constexpr Lit STEP0[] = {
+inline constexpr Suffixes STEP0{
     U"gliela", U"gliele", U"glieli", U"glielo", U"gliene", U"sene", U"mela", U"mele", U"meli", U"melo", U"mene",
     U"tela", U"tele", U"teli", U"telo", U"tene", U"cela", U"cele", U"celi", U"celo", U"cene", U"vela", U"vele",
     U"veli", U"velo", U"vene", U"gli", U"ci", U"la", U"le", U"li", U"lo", U"mi", U"ne", U"si", U"ti", U"vi",
 };
-inline constexpr Lit STEP1[] = {
+inline constexpr Suffixes STEP1{
     U"atrice", U"atrici", U"azione", U"azioni", U"uzione", U"uzioni", U"usione", U"usioni", U"amento", U"amenti",
     U"imento", U"imenti", U"amente", U"abile", U"abili", U"ibile", U"ibili", U"mente", U"atore", U"atori", U"logia",
     U"logie", U"anza", U"anze", U"iche", U"ichi", U"ismo", U"ismi", U"ista", U"iste", U"isti", U"ist\u00e0",
     U"ist\u00e8", U"ist\u00ec", U"ante", U"anti", U"enza", U"enze", U"ico", U"ici", U"ica", U"ice", U"oso", U"osi",
     U"osa", U"ose", U"it\u00e0", U"ivo", U"ivi", U"iva", U"ive",
 };
-inline constexpr Lit STEP2[] = {
+inline constexpr Suffixes STEP2{
     U"erebbero", U"irebbero", U"assero", U"assimo", U"eranno", U"erebbe", U"eremmo", U"ereste", U"eresti", U"essero",
     U"iranno", U"irebbe", U"iremmo", U"ireste", U"iresti", U"iscano", U"iscono", U"issero", U"arono", U"avamo",
     U"avano", U"avate", U"eremo", U"erete", U"erono", U"evamo", U"evano", U"evate", U"iremo", U"irete", U"irono",
@@ -69,7 +69,7 @@ inline U32 stem(const Input& in) {
     Str r1{tail(word, reg.r1)}, r2{tail(word, reg.r2)}, rv{tail(word, rv_standard(word, VOWELS))};
 
     // STEP 0: attached pronoun
-    if (const Lit* hit = first_suffix(rv, STEP0)) {
+    if (const Lit* hit = STEP0.first(rv)) {
         const View suf = *hit;
         const long k = (long)suf.n;
         if (one_of(slice(rv, -k - 4, -k), {U"ando", U"endo"})) {
@@ -86,7 +86,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 1: standard suffix removal
-    if (const Lit* hit = first_suffix(word, STEP1)) {
+    if (const Lit* hit = STEP1.first(word)) {
         const View suf = *hit;
         if (eq(suf, U"amente") && endswith(r1, suf)) {
             step1_success = true;
@@ -164,7 +164,7 @@ inline U32 stem(const Input& in) {
 
     // STEP 2: verb suffixes
     if (!step1_success) {
-        if (const Lit* hit = first_suffix(rv, STEP2)) {
+        if (const Lit* hit = STEP2.first(rv)) {
             word.cut(hit->n);
             rv.cut(hit->n);
         }

@@ -15,14 +15,14 @@ using namespace sb;
 
 inline constexpr Chars VOWELS(U"aeiou\u00e1\u00e9\u00ed\u00f3\u00fa\u00e2\u00ea\u00f4");
 
-inline constexpr Lit STEP1[] = {
+inline constexpr Suffixes STEP1{
     U"amentos", U"imentos", U"u\u00e7o~es", U"amento", U"imento", U"adoras", U"adores", U"a\u00e7o~es", U"logias",
     U"\u00eancias", U"amente", U"idades", U"an\u00e7as", U"ismos", U"istas", U"adora", U"a\u00e7a~o", U"antes",
     U"\u00e2ncia", U"logia", U"u\u00e7a~o", U"\u00eancia", U"mente", U"idade", U"an\u00e7a", U"ezas", U"icos",
     U"icas", U"ismo", U"\u00e1vel", U"\u00edvel", U"ista", U"osos", U"osas", U"ador", U"ante", U"ivas", U"ivos",
     U"iras", U"eza", U"ico", U"ica", U"oso", U"osa", U"iva", U"ivo", U"ira",
 };
-inline constexpr Lit STEP2[] = {
+inline constexpr Suffixes STEP2{
     U"ar\u00edamos", U"er\u00edamos", U"ir\u00edamos", U"\u00e1ssemos", U"\u00eassemos", U"\u00edssemos",
     U"ar\u00edeis", U"er\u00edeis", U"ir\u00edeis", U"\u00e1sseis", U"\u00e9sseis", U"\u00edsseis", U"\u00e1ramos",
     U"\u00e9ramos", U"\u00edramos", U"\u00e1vamos", U"aremos", U"eremos", U"iremos", U"ariam", U"eriam", U"iriam",
@@ -36,7 +36,7 @@ inline constexpr Lit STEP2[] = {
     U"ir\u00e1", U"ava", U"iam", U"ado", U"ido", U"ias", U"ais", U"eis", U"ira", U"ia", U"ei", U"am", U"em", U"ar",
     U"er", U"ir", U"as", U"es", U"is", U"eu", U"iu", U"ou",
 };
-inline constexpr Lit STEP4[] = {
+inline constexpr Suffixes STEP4{
     U"os", U"a", U"i", U"o", U"\u00e1", U"\u00ed", U"\u00f3",
 };
 
@@ -55,7 +55,7 @@ inline U32 stem(const Input& in) {
     Str r2{tail(word, reg.r2)}, rv{tail(word, rv_standard(word, VOWELS))};
 
     // STEP 1: standard suffix removal
-    if (const Lit* hit = first_suffix(word, STEP1)) {
+    if (const Lit* hit = STEP1.first(word)) {
         const View suf = *hit;
         const long k = (long)suf.n;
         if (eq(suf, U"amente") && endswith(r1, suf)) {
@@ -126,7 +126,7 @@ inline U32 stem(const Input& in) {
 
     // STEP 2: verb suffixes
     if (!step1_success) {
-        if (const Lit* hit = first_suffix(rv, STEP2)) {
+        if (const Lit* hit = STEP2.first(rv)) {
             step2_success = true;
             word.cut(hit->n);
             rv.cut(hit->n);
@@ -141,7 +141,7 @@ inline U32 stem(const Input& in) {
         }
     } else {
         // STEP 4: residual suffix
-        if (const Lit* hit = first_suffix(rv, STEP4)) {
+        if (const Lit* hit = STEP4.first(rv)) {
             word.cut(hit->n);
             rv.cut(hit->n);
         }

@@ -18,11 +18,11 @@ using namespace sb;
 inline constexpr Chars VOWELS(U"aeiou\u0103\u00e2\u00ee");
 inline constexpr Chars STEP3_VOWELS(U"aeio\u0103\u00e2\u00ee");
 
-inline constexpr Lit STEP0[] = {
+inline constexpr Suffixes STEP0{
     U"iilor", U"ului", U"elor", U"iile", U"ilor", U"atei", U"a\u0163ie", U"a\u0163ia", U"aua", U"ele", U"iua",
     U"iei", U"ile", U"ul", U"ea", U"ii",
 };
-inline constexpr Lit STEP1[] = {
+inline constexpr Suffixes STEP1{
     U"abilitate", U"abilitati", U"abilit\u0103\u0163i", U"ibilitate", U"abilit\u0103i", U"ivitate", U"ivitati",
     U"ivit\u0103\u0163i", U"icitate", U"icitati", U"icit\u0103\u0163i", U"icatori", U"ivit\u0103i", U"icit\u0103i",
     U"icator", U"a\u0163iune", U"atoare", U"\u0103toare", U"i\u0163iune", U"itoare", U"iciva", U"icive", U"icivi",
@@ -30,7 +30,7 @@ inline constexpr Lit STEP1[] = {
     U"atori", U"\u0103tori", U"itiva", U"itive", U"itivi", U"itiv\u0103", U"itori", U"iciv", U"ical", U"ativ",
     U"ator", U"\u0103tor", U"itiv", U"itor",
 };
-inline constexpr Lit STEP2[] = {
+inline constexpr Suffixes STEP2{
     U"abila", U"abile", U"abili", U"abil\u0103", U"ibila", U"ibile", U"ibili", U"ibil\u0103", U"atori", U"itate",
     U"itati", U"it\u0103\u0163i", U"abil", U"ibil", U"oasa", U"oas\u0103", U"oase", U"anta", U"ante", U"anti",
     U"ant\u0103", U"ator", U"it\u0103i", U"iune", U"iuni", U"isme", U"ista", U"iste", U"isti", U"ist\u0103",
@@ -38,7 +38,7 @@ inline constexpr Lit STEP2[] = {
     U"iti", U"ite", U"ica", U"ice", U"ici", U"ic\u0103", U"osi", U"o\u015fi", U"ant", U"iva", U"ive", U"ivi",
     U"iv\u0103", U"ism", U"ist", U"at", U"ut", U"it", U"ic", U"os", U"iv",
 };
-inline constexpr Lit STEP3[] = {
+inline constexpr Suffixes STEP3{
     U"seser\u0103\u0163i", U"aser\u0103\u0163i", U"iser\u0103\u0163i", U"\u00e2ser\u0103\u0163i",
     U"user\u0103\u0163i", U"seser\u0103m", U"aser\u0103m", U"iser\u0103m", U"\u00e2ser\u0103m", U"user\u0103m",
     U"ser\u0103\u0163i", U"sese\u015fi", U"seser\u0103", U"easc\u0103", U"ar\u0103\u0163i", U"ur\u0103\u0163i",
@@ -81,7 +81,7 @@ inline U32 stem(const Input& in) {
     Str r2{tail(word, reg.r2)}, rv{tail(word, rv_standard(word, VOWELS))};
 
     // STEP 0: plurals and other simplifications
-    if (const Lit* hit = first_suffix(word, STEP0)) {
+    if (const Lit* hit = STEP0.first(word)) {
         const View suf = *hit;
         if (contains(r1, suf)) {
             if (one_of(suf, {U"ul", U"ului"})) {
@@ -106,7 +106,7 @@ inline U32 stem(const Input& in) {
 
     // STEP 1: combining suffixes, reduced again while a reduction happens (each one shortens the word)
     for (;;) {
-        const Lit* hit = first_suffix(word, STEP1);
+        const Lit* hit = STEP1.first(word);
         if (!hit) break;
         const View suf = *hit;
         if (!contains(r1, suf)) {
@@ -135,7 +135,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 2: standard suffixes
-    if (const Lit* hit = first_suffix(word, STEP2)) {
+    if (const Lit* hit = STEP2.first(word)) {
         const View suf = *hit;
         if (contains(r2, suf)) {
             step2_success = true;
@@ -155,9 +155,8 @@ inline U32 stem(const Input& in) {
 
     // STEP 3: verb suffixes (a suffix not in RV: the next one)
     if (!step1_success && !step2_success) {
-        for (const Lit& l : STEP3) {
-            const View suf = l;
-            if (!endswith(word, suf) || !contains(rv, suf)) continue;
+        if (const Lit* hit = STEP3.each(word, [&](const Lit& l) { return contains(rv, l); })) {
+            const View suf = *hit;
             if (one_of(suf, {U"seser\u0103\u0163i", U"seser\u0103m", U"ser\u0103\u0163i", U"sese\u015fi",
                              U"seser\u0103", U"ser\u0103m", U"sesem", U"se\u015fi", U"ser\u0103", U"sese",
                              U"a\u0163i", U"e\u0163i", U"i\u0163i", U"\u00e2\u0163i", U"sei", U"\u0103m", U"em",
@@ -167,7 +166,6 @@ inline U32 stem(const Input& in) {
             } else if (!startswith(rv, suf) && !STEP3_VOWELS.has(at(rv, find(rv, suf) - 1))) {
                 word.cut(suf.n);
             }
-            break;
         }
     }
 

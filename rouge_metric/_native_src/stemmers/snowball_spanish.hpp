@@ -15,20 +15,20 @@ using namespace sb;
 
 inline constexpr Chars VOWELS(U"aeiou\u00e1\u00e9\u00ed\u00f3\u00fa\u00fc");
 
-inline constexpr Lit STEP0[] = {
+inline constexpr Suffixes STEP0{
     U"selas", U"selos", U"sela", U"selo", U"las", U"les", U"los", U"nos", U"me", U"se", U"la", U"le", U"lo",
 };
-inline constexpr Lit STEP1[] = {
+inline constexpr Suffixes STEP1{
     U"amientos", U"imientos", U"amiento", U"imiento", U"acion", U"aciones", U"uciones", U"ucion", U"adoras",
     U"adores", U"ancias", U"log\u00edas", U"encias", U"amente", U"idades", U"anzas", U"ismos", U"ables", U"ibles",
     U"istas", U"adora", U"aci\u00f3n", U"antes", U"ancia", U"log\u00eda", U"uci\u00f3n", U"encia", U"mente", U"anza",
     U"icos", U"icas", U"ismo", U"able", U"ible", U"ista", U"osos", U"osas", U"ador", U"ante", U"idad", U"ivas",
     U"ivos", U"ico", U"ica", U"oso", U"osa", U"iva", U"ivo",
 };
-inline constexpr Lit STEP2A[] = {
+inline constexpr Suffixes STEP2A{
     U"yeron", U"yendo", U"yamos", U"yais", U"yan", U"yen", U"yas", U"yes", U"ya", U"ye", U"yo", U"y\u00f3",
 };
-inline constexpr Lit STEP2B[] = {
+inline constexpr Suffixes STEP2B{
     U"ar\u00edamos", U"er\u00edamos", U"ir\u00edamos", U"i\u00e9ramos", U"i\u00e9semos", U"ar\u00edais", U"aremos",
     U"er\u00edais", U"eremos", U"ir\u00edais", U"iremos", U"ierais", U"ieseis", U"asteis", U"isteis", U"\u00e1bamos",
     U"\u00e1ramos", U"\u00e1semos", U"ar\u00edan", U"ar\u00edas", U"ar\u00e9is", U"er\u00edan", U"er\u00edas",
@@ -40,7 +40,7 @@ inline constexpr Lit STEP2B[] = {
     U"aba", U"ada", U"ida", U"ara", U"ase", U"\u00edan", U"ado", U"ido", U"\u00edas", U"\u00e1is", U"\u00e9is",
     U"\u00eda", U"ad", U"ed", U"id", U"an", U"i\u00f3", U"ar", U"er", U"ir", U"as", U"\u00eds", U"en", U"es",
 };
-inline constexpr Lit STEP3[] = {
+inline constexpr Suffixes STEP3{
     U"os", U"a", U"e", U"o", U"\u00e1", U"\u00e9", U"\u00ed", U"\u00f3",
 };
 
@@ -67,9 +67,8 @@ inline U32 stem(const Input& in) {
     Str r1{tail(word, reg.r1)}, r2{tail(word, reg.r2)}, rv{tail(word, rv_standard(word, VOWELS))};
 
     // STEP 0: attached pronoun
-    for (const Lit& l : STEP0) {
-        const View suf = l;
-        if (!(endswith(word, suf) && endswith(rv, suf))) continue;
+    if (const Lit* hit = STEP0.each(word, [&](const Lit& l) { return endswith(rv, l); })) {
+        const View suf = *hit;
         const long k = -(long)suf.n;
         const View rv_before = slice(rv, 0, k);
         if (endswith(rv_before, {U"ando", U"\u00e1ndo", U"ar", U"\u00e1r", U"er", U"\u00e9r", U"iendo", U"i\u00e9ndo",
@@ -84,11 +83,10 @@ inline U32 stem(const Input& in) {
             replace_accented(r2);
             replace_accented(rv);
         }
-        break;
     }
 
     // STEP 1: standard suffix removal
-    if (const Lit* hit = first_suffix(word, STEP1)) {
+    if (const Lit* hit = STEP1.first(word)) {
         const View suf = *hit;
         if (eq(suf, U"amente") && endswith(r1, suf)) {
             step1_success = true;
@@ -162,17 +160,15 @@ inline U32 stem(const Input& in) {
 
     if (!step1_success) {
         // STEP 2a: verb suffixes beginning with 'y' (after a 'u')
-        for (const Lit& l : STEP2A) {
-            const View suf = l;
-            const long k = (long)suf.n;
-            if (endswith(rv, suf) && eq(slice(word, -k - 1, -k), U"u")) {
-                word.cut(suf.n);
-                rv.cut(suf.n);
-                break;
-            }
+        if (const Lit* hit = STEP2A.each(rv, [&](const Lit& l) {
+                const long k = (long)l.n;
+                return eq(slice(word, -k - 1, -k), U"u");
+            })) {
+            word.cut(hit->n);
+            rv.cut(hit->n);
         }
         // STEP 2b: other verb suffixes
-        if (const Lit* hit = first_suffix(rv, STEP2B)) {
+        if (const Lit* hit = STEP2B.first(rv)) {
             const View suf = *hit;
             word.cut(suf.n);
             rv.cut(suf.n);
@@ -184,7 +180,7 @@ inline U32 stem(const Input& in) {
     }
 
     // STEP 3: residual suffix
-    if (const Lit* hit = first_suffix(rv, STEP3)) {
+    if (const Lit* hit = STEP3.first(rv)) {
         const View suf = *hit;
         word.cut(suf.n);
         if (one_of(suf, {U"e", U"\u00e9"})) {

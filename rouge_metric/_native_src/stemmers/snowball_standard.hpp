@@ -144,15 +144,16 @@ inline View slice(View s, long a, long b) {
 // s[a:] for a >= 0
 inline View tail(View s, size_t a) { return a < s.n ? View(s.p + a, s.n - a) : View(s.p + s.n, 0); }
 
-inline bool eq(View s, View t) {
-    return s.n == t.n && std::memcmp(s.p, t.p, s.n * sizeof(char32_t)) == 0;
+// Comparisons run from the end of the suffix (where most of the rules' tests fail) in plain loops: the strings
+// are a few code points long.
+inline bool same(const char32_t* a, const char32_t* b, size_t n) {
+    while (n--)
+        if (a[n] != b[n]) return false;
+    return true;
 }
-inline bool endswith(View s, View suf) {
-    return s.n >= suf.n && std::memcmp(s.p + (s.n - suf.n), suf.p, suf.n * sizeof(char32_t)) == 0;
-}
-inline bool startswith(View s, View pre) {
-    return s.n >= pre.n && std::memcmp(s.p, pre.p, pre.n * sizeof(char32_t)) == 0;
-}
+inline bool eq(View s, View t) { return s.n == t.n && same(s.p, t.p, s.n); }
+inline bool endswith(View s, View suf) { return s.n >= suf.n && same(s.p + (s.n - suf.n), suf.p, suf.n); }
+inline bool startswith(View s, View pre) { return s.n >= pre.n && same(s.p, pre.p, pre.n); }
 // s.endswith((a, b, ...))
 inline bool endswith(View s, std::initializer_list<Lit> sufs) {
     for (Lit l : sufs)
@@ -175,26 +176,86 @@ inline bool one_of(View s, std::initializer_list<Lit> options) {
 inline long find(View s, View t) {
     if (t.n > s.n) return -1;
     for (size_t i = 0; i + t.n <= s.n; ++i)
-        if (std::memcmp(s.p + i, t.p, t.n * sizeof(char32_t)) == 0) return (long)i;
+        if (same(s.p + i, t.p, t.n)) return (long)i;
     return -1;
 }
 inline long rfind(View s, View t) {
     if (t.n > s.n) return -1;
     for (size_t i = s.n - t.n + 1; i-- > 0;)
-        if (std::memcmp(s.p + i, t.p, t.n * sizeof(char32_t)) == 0) return (long)i;
+        if (same(s.p + i, t.p, t.n)) return (long)i;
     return -1;
 }
 // t in s (substring anywhere in s)
 inline bool contains(View s, View t) { return find(s, t) >= 0; }
 
-// The first suffix of `list` that s ends with (the originals' `for suffix in ...: if s.endswith(suffix)`), or
-// null.
+// A suffix list of an original, in its order (the originals try `for suffix in ...: if s.endswith(suffix)`, and
+// the first suffix s ends with decides). Only suffixes ending with the last letter of s can match, so the list
+// is grouped by last letter once, at compile time: a lookup tries the few suffixes of that letter, still in
+// list order. Lookup: O(number of distinct last letters + the group's suffixes x their length).
 template <size_t N>
-inline const Lit* first_suffix(View s, const Lit (&list)[N]) {
-    for (const Lit& l : list)
-        if (endswith(s, l)) return &l;
-    return nullptr;
-}
+class Suffixes {
+    static_assert(N > 0 && N < 256, "a suffix list of 1 to 255 suffixes");
+
+  public:
+    template <class... T>
+    constexpr Suffixes(const T&... lits) : list_{Lit(lits)...}, order_{}, keys_{}, starts_{}, nkeys_(0) {
+        for (size_t i = 0; i < N; ++i) {
+            if (list_[i].n == 0) throw "Suffixes: an empty suffix";
+            order_[i] = (uint8_t)i;
+        }
+        for (size_t i = 1; i < N; ++i)  // stable insertion sort of the indices by last letter
+            for (size_t j = i; j > 0 && last(order_[j]) < last(order_[j - 1]); --j) {
+                uint8_t t = order_[j];
+                order_[j] = order_[j - 1];
+                order_[j - 1] = t;
+            }
+        for (size_t i = 0; i < N; ++i)
+            if (i == 0 || last(order_[i]) != last(order_[i - 1])) {
+                keys_[nkeys_] = last(order_[i]);
+                starts_[nkeys_++] = (uint8_t)i;
+            }
+        starts_[nkeys_] = (uint8_t)N;
+    }
+
+    // f(suffix) for each suffix of the list that s ends with, in list order, until f returns true; that suffix,
+    // or null.
+    template <class F>
+    const Lit* each(View s, F&& f) const {
+        if (s.n == 0) return nullptr;
+        const char32_t c = s.p[s.n - 1];
+        for (size_t k = 0; k < nkeys_ && keys_[k] <= c; ++k) {
+            if (keys_[k] != c) continue;
+            for (size_t j = starts_[k]; j < starts_[k + 1]; ++j) {
+                const Lit& l = list_[order_[j]];
+                if (endswith(s, l) && f(l)) return &l;
+            }
+            return nullptr;
+        }
+        return nullptr;
+    }
+    // The first suffix of the list that s ends with, or null.
+    const Lit* first(View s) const {
+        return each(s, [](const Lit&) { return true; });
+    }
+    // The entry of the list equal to s, or null; s in the list (a tuple of strings of the original).
+    const Lit* find_word(View s) const {
+        return each(s, [&](const Lit& l) { return l.n == s.n; });
+    }
+    bool contains_word(View s) const { return find_word(s) != nullptr; }
+    // The position in the list of an entry returned by first, each or find_word.
+    size_t index(const Lit* l) const { return (size_t)(l - list_); }
+
+  private:
+    constexpr char32_t last(size_t i) const { return list_[i].s[list_[i].n - 1]; }
+
+    Lit list_[N];
+    uint8_t order_[N];
+    char32_t keys_[N];
+    uint8_t starts_[N + 1];
+    size_t nkeys_;
+};
+template <class... T>
+Suffixes(const T&...) -> Suffixes<sizeof...(T)>;
 
 // s = suffix_replace(s, old, new) (nltk.stem.util): s[:-len(old)] + new
 inline void suffix_replace(Str& s, View old, Lit rep) {
@@ -213,7 +274,7 @@ inline void replace(Str& s, Lit from, Lit to) {
     Str out;
     size_t i = 0;
     while (i < s.size()) {
-        if (i + from.n <= s.size() && std::memcmp(s.data() + i, from.s, from.n * sizeof(char32_t)) == 0) {
+        if (i + from.n <= s.size() && same(s.data() + i, from.s, from.n)) {
             out.append(to);
             i += from.n;
         } else {
