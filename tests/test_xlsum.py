@@ -459,14 +459,18 @@ def test_signature_names_language_segmenter_fallback_and_stemmer():
     assert "stem=snowball-porter(" in ours(["rouge1"], True, None).signature()
 
 
-def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch):
+def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch, tmp_path):
+    """No stopwords corpus on nltk's data path: neither rouge_metric's reader (used with a checked nltk) nor
+    nltk's finds one."""
     import nltk.corpus
+    import nltk.data
     import nltk.stem.snowball
 
     class Missing:
         def words(self, *args):
             raise LookupError("Resource stopwords not found.")
 
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
     monkeypatch.setattr(nltk.corpus, "stopwords", Missing())
     monkeypatch.setattr(nltk.stem.snowball, "stopwords", Missing(), raising=False)
     with pytest.raises(LookupError, match="needs nltk's 'stopwords' corpus.*never downloads"):
