@@ -15,6 +15,10 @@ from corpora import SHARED_CORPORA
 NLTK_DATA = SHARED_CORPORA.parent / "nltk_data"
 
 
+#: The originals that carry state from one stem() call to the next (nltk's ArabicStemmer).
+STATEFUL = ("arabic",)
+
+
 def native_names() -> Tuple[str, ...]:
     """The stemmers the built native core has a twin for (empty without the native core)."""
     try:
@@ -76,11 +80,14 @@ def assert_same(name: str, words: Iterable[str], stopwords: Optional[Sequence[st
     twin = _native.LanguageStemmer(name, stopwords)
     want = [ref.stem(w) for w in words]
     got = twin.stem_many(words)
-    want += [ref.stem(w) for w in words]
     got += [twin.stem(w) for w in words]
-    fresh_ref, fresh_twin = original(name, stopwords), _native.LanguageStemmer(name, stopwords, False)
-    want += [fresh_ref(w) for w in words]
+    fresh_twin = _native.LanguageStemmer(name, stopwords, False)
     got += fresh_twin.stem_many(words)
+    if name in STATEFUL:
+        fresh_ref = original(name, stopwords)
+        want += [ref.stem(w) for w in words] + [fresh_ref(w) for w in words]
+    else:  # the original keeps no state: its stems are the same in every pass
+        want *= 3
     n = len(words)
     bad = [(words[k % n], ("instance", "instance again", "new instance")[k // n], w, g)
            for k, (w, g) in enumerate(zip(want, got)) if w != g]

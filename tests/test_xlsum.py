@@ -465,15 +465,19 @@ def test_signature_names_language_segmenter_fallback_and_stemmer():
 
 
 def test_missing_stopwords_corpus_is_a_clear_error(monkeypatch, tmp_path):
+    """No stopwords corpus on nltk's data path: neither rouge_metric's reader (used with a checked nltk) nor
+    nltk's finds one."""
     import nltk.corpus
     import nltk.data
+    import nltk.stem.snowball
 
     class Missing:
         def words(self, *args):
             raise LookupError("Resource stopwords not found.")
 
-    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])  # no folder with the corpus
-    monkeypatch.setattr(nltk.corpus, "stopwords", Missing())  # nltk's own reader, when it is the one used
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
+    monkeypatch.setattr(nltk.corpus, "stopwords", Missing())
+    monkeypatch.setattr(nltk.stem.snowball, "stopwords", Missing(), raising=False)
     with pytest.raises(LookupError, match="needs nltk's 'stopwords' corpus.*never downloads"):
         xlsum.language_stemmer("dutch")
 
@@ -527,6 +531,44 @@ def test_both_backends_give_the_same_floats():
     assert [hexes(s) for s in got[0].scores.values()] == [hexes(s) for s in got[1].scores.values()]
     for a, b in zip(got[0].per_example, got[1].per_example):
         assert {k: hexes(v) for k, v in a.items()} == {k: hexes(v) for k, v in b.items()}
+
+
+_FRENCH_CHILD = """
+import json, sys
+from rouge_metric import stemmers
+from rouge_metric.xlsum import XLSumRouge
+scorer = XLSumRouge(["rouge1", "rouge2", "rougeL", "rougeLsum"], lang="french", use_stemmer=True)
+got = scorer.score(sys.argv[1], sys.argv[2])
+native = stemmers.snowball("french").native
+print(json.dumps([{k: [float(x).hex() for x in v] for k, v in got.items()}, native, "nltk" in sys.modules]))
+"""
+
+
+@pytest.mark.integration
+@needs_stopwords
+def test_french_with_stemming_never_imports_nltk():
+    """With the native twin of nltk's French stemmer and the stopword list read from nltk's data, a fresh process
+    scores French with stemming without importing nltk, and gets XL-Sum's numbers."""
+    import json
+    import subprocess
+    import sys
+
+    from rouge_metric import stemmers
+
+    pytest.importorskip("rouge_metric._native")
+    if not stemmers.snowball("french").native:
+        pytest.skip("no native twin of nltk's French stemmer here (native backend, twin, checked nltk)")
+    target = "Les chats mangeaient rapidement les souris du grenier.\nIls dormaient ensuite."
+    prediction = "Le chat mange rapidement des souris.\nIl dort."
+    env = dict(os.environ)
+    if NLTK_DATA.is_dir():
+        env["NLTK_DATA"] = str(NLTK_DATA)
+    out = subprocess.run([sys.executable, "-c", _FRENCH_CHILD, target, prediction], env=env, capture_output=True,
+                         text=True, check=True)
+    got, native, imported = json.loads(out.stdout)
+    assert native and not imported
+    want = oracle(["rouge1", "rouge2", "rougeL", "rougeLsum"], True, "french").score(target, prediction)
+    assert got == {k: hexes(v) for k, v in want.items()}
 
 
 def test_pickle_round_trip():
