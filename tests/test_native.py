@@ -358,6 +358,111 @@ def test_pair_function_scores_exact_str_and_hands_everything_else_to_its_fallbac
 
 
 @needs_native
+def test_pair_method_runs_its_plan_only_while_every_check_holds():
+    """A PairMethod scores natively with the PairFunction of the plan in the instance's __dict__ only
+    while every check of that plan holds, and calls its fallback with the same arguments otherwise."""
+    import gc
+    import inspect
+    import weakref
+
+    rouge = Rouge(["rouge1", "rougeL"], use_stemmer=True)
+    scorer = core.native_scorer(rouge.config)
+    calls = []
+
+    def fallback(self, target, prediction):
+        """The Python method."""
+        calls.append((target, prediction))
+        return "fallback"
+
+    class Owner:
+        pass
+
+    class Setting:
+        pass
+
+    Owner.score = native.PairMethod(fallback, Owner, "_plan", 1)
+    not_a_pair_function = lambda a, b: "plan"  # noqa: E731
+    pf = scorer.pair_function(True, False, None, lambda *a, **k: "declined")
+    obj, other, setting = Owner(), Owner(), Setting()
+    items = ["rouge1", "rougeL"]
+    obj.types, obj.flag, setting.stem = items, True, "porter"
+    plan = (((None, "types", items), (None, "flag", True), (setting, "stem", "porter")), items, tuple(items),
+            not_a_pair_function, pf)
+    obj._plan = other._plan = plan
+    want = rouge.score(prediction="the cats ran", references="a cat runs")
+
+    def ours():
+        calls.clear()
+        return obj.score("a cat runs", "the cats ran")
+
+    assert ours() == want and not calls
+    assert Owner.score(obj, "a cat runs", "the cats ran") == want and not calls  # from the class
+    bound = obj.score
+    assert bound("a cat runs", "the cats ran") == want and not calls  # a bound method
+    assert ours() == want
+    items[0] = "rouge" + "1"  # an equal str: the plan holds
+    assert ours() == want and not calls
+    for change, undo in [
+        (lambda: items.append("rouge2"), lambda: items.pop()),
+        (lambda: items.__setitem__(0, "rouge2"), lambda: items.__setitem__(0, "rouge1")),
+        (lambda: setattr(obj, "types", list(items)), lambda: setattr(obj, "types", items)),
+        (lambda: setattr(obj, "flag", 1), lambda: setattr(obj, "flag", True)),  # equal but not the same
+        (lambda: delattr(obj, "flag"), lambda: setattr(obj, "flag", True)),
+        (lambda: setattr(setting, "stem", "porter2"), lambda: setattr(setting, "stem", "porter")),
+        (lambda: delattr(obj, "_plan"), lambda: setattr(obj, "_plan", plan)),
+        (lambda: setattr(obj, "_plan", plan[:4]), lambda: setattr(obj, "_plan", plan)),
+        (lambda: setattr(obj, "_plan", (None,) + plan[1:]), lambda: setattr(obj, "_plan", plan)),
+    ]:
+        change()
+        assert ours() == "fallback" and calls == [("a cat runs", "the cats ran")]
+        undo()
+        assert ours() == want and not calls
+    # every other call goes to the fallback with its arguments: keywords, another count, a subclass
+    with pytest.raises(TypeError):
+        obj.score("a")
+    assert obj.score(target="a cat runs", prediction="the cats ran") == "fallback"
+
+    class Sub(Owner):
+        pass
+
+    sub = Sub()
+    sub.__dict__.update(obj.__dict__)
+    calls.clear()
+    assert sub.score("a cat runs", "the cats ran") == "fallback" and calls
+    # the PairFunction's own declines are its fallback's
+    assert obj.score(b"a", "b") == "declined"
+    assert obj.score("the dog", "a cat") == rouge.score(prediction="a cat", references="the dog")
+    # a plan whose entry is not a PairFunction: the fallback
+    Owner.first = native.PairMethod(fallback, Owner, "_plan", 0)
+    calls.clear()
+    assert obj.first("a", "b") == "fallback" and calls
+    Owner.far = native.PairMethod(fallback, Owner, "_plan", 7)  # past the plan
+    assert obj.far("a", "b") == "fallback"
+    # it looks like the method it stands for
+    assert Owner.__dict__["score"].__wrapped__ is fallback and Owner.score.__doc__ == fallback.__doc__
+    assert Owner.score.__name__ == "fallback" and "fallback" in repr(Owner.score)
+    assert str(inspect.signature(obj.score)) == "(target, prediction)"
+    assert inspect.ismethod(obj.score) and obj.score.__func__ is Owner.__dict__["score"]
+    with pytest.raises(TypeError, match="fallback"):
+        native.PairMethod(None, Owner, "_plan", 0)
+    with pytest.raises(TypeError, match="cls"):
+        native.PairMethod(fallback, obj, "_plan", 0)
+    with pytest.raises(ValueError, match="index"):
+        native.PairMethod(fallback, Owner, "_plan", -1)
+
+    def make():  # a cycle through the fallback is collected
+        class Cyclic:
+            pass
+
+        Cyclic.m = native.PairMethod(lambda self, a, b: Cyclic, Cyclic, "_plan", 0)
+        return weakref.ref(Cyclic)
+
+    ref = make()
+    gc.collect()
+    assert ref() is None
+
+
+@needs_native
 def test_rouge_scorer_entry_points_are_native_and_keep_their_python_behaviour():
     scorer = RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True)
     assert isinstance(scorer.score, native.PairFunction) and isinstance(scorer.score_multi, native.PairFunction)

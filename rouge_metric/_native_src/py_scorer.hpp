@@ -449,5 +449,220 @@ inline py::object make_pair_fn(py::object owner, bool refs_first, bool refs_list
     return py::reinterpret_steal<py::object>((PyObject*)f);
 }
 
+// _native.PairMethod: a method (a class attribute, bound like a function) whose calls run a
+// PairFunction kept in the instance's __dict__ for as long as the instance's settings are those it
+// was made for, with no Python code in between. Every other call goes to `fallback` (the Python
+// method it replaces, called as fallback(self, *args, **kwargs)).
+//
+// The plan is obj.__dict__[attr], a tuple (checks, seq, snapshot, f0, f1, ...); the method uses its
+// f[index] only when
+// - obj is an instance of `cls` itself (not of a subclass, whose attribute access may be its own);
+// - every (owner, name, value) of `checks` holds: owner.__dict__[name] is value (owner None: obj);
+// - seq is None, or a list whose items are exact str equal to those of the tuple `snapshot`;
+// - f[index] is a PairFunction (None: no native path for this method).
+// The method holds its own references to the plan and to the dicts it reads for the whole call (Python
+// code may run during it: a __dict__ replaced, a plan dropped, its scorer freed).
+struct PairMethod {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject* fallback;  // a callable
+    PyObject* cls;       // a type
+    PyObject* attr;      // a str
+    Py_ssize_t index;
+};
+
+inline PyTypeObject PAIR_METHOD_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+// d[name] is value, d a dict (referenced by the caller).
+inline bool dict_holds(PyObject* d, PyObject* name, PyObject* value) {
+    if (!PyDict_CheckExact(d)) return false;
+    PyObject* v = PyDict_GetItemWithError(d, name);  // a borrowed reference, compared only
+    if (!v) PyErr_Clear();
+    return v && v == value;
+}
+
+// Whether plan (a tuple of at least 3 items) holds for obj, whose __dict__ is d; see PairMethod. The
+// caller holds references to plan and d.
+inline bool plan_holds(PyObject* plan, PyObject* obj, PyObject* d) {
+    PyObject* checks = PyTuple_GET_ITEM(plan, 0);
+    if (!PyTuple_CheckExact(checks)) return false;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(checks); ++i) {
+        PyObject* c = PyTuple_GET_ITEM(checks, i);
+        if (!PyTuple_CheckExact(c) || PyTuple_GET_SIZE(c) != 3) return false;
+        PyObject* owner = PyTuple_GET_ITEM(c, 0);
+        bool ok;
+        if (owner == Py_None || owner == obj) {
+            ok = dict_holds(d, PyTuple_GET_ITEM(c, 1), PyTuple_GET_ITEM(c, 2));
+        } else {
+            PyObject* od = PyObject_GenericGetDict(owner, nullptr);  // a new reference
+            if (!od) {
+                PyErr_Clear();
+                return false;
+            }
+            ok = dict_holds(od, PyTuple_GET_ITEM(c, 1), PyTuple_GET_ITEM(c, 2));
+            Py_DECREF(od);
+        }
+        if (!ok) return false;
+    }
+    PyObject* seq = PyTuple_GET_ITEM(plan, 1);
+    if (seq == Py_None) return true;
+    PyObject* snap = PyTuple_GET_ITEM(plan, 2);
+    if (!PyList_CheckExact(seq) || !PyTuple_CheckExact(snap) || PyList_GET_SIZE(seq) != PyTuple_GET_SIZE(snap))
+        return false;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(snap); ++i) {
+        // No Python code runs here (exact str only), so the list cannot change under the loop.
+        PyObject* a = PyList_GET_ITEM(seq, i);
+        PyObject* b = PyTuple_GET_ITEM(snap, i);
+        if (a == b) continue;
+        if (!PyUnicode_CheckExact(a) || !PyUnicode_CheckExact(b) || PyUnicode_Compare(a, b) != 0) {
+            PyErr_Clear();  // PyUnicode_Compare of two str does not fail; nothing may stay set
+            return false;
+        }
+    }
+    return true;
+}
+
+inline PyObject* pair_method_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+    PairMethod* m = (PairMethod*)self;
+    if (!m->fallback) {  // cleared by the cyclic collector
+        PyErr_SetString(PyExc_RuntimeError, "rouge_metric._native.PairMethod: called after it was cleared");
+        return nullptr;
+    }
+    // Only f(self, a, b): any other call (keywords, another number of arguments) is the fallback's, so
+    // that its errors are the method's own.
+    const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs == 3 && (!kwnames || PyTuple_GET_SIZE(kwnames) == 0) && (PyObject*)Py_TYPE(args[0]) == m->cls) {
+        PyObject* d = PyObject_GenericGetDict(args[0], nullptr);  // a new reference
+        if (!d) return nullptr;
+        PyObject* plan = PyDict_CheckExact(d) ? PyDict_GetItemWithError(d, m->attr) : nullptr;
+        if (!plan && PyErr_Occurred()) {
+            Py_DECREF(d);
+            return nullptr;
+        }
+        Py_XINCREF(plan);
+        PyObject* f = nullptr;
+        if (plan && PyTuple_CheckExact(plan) && PyTuple_GET_SIZE(plan) > 3 + m->index && plan_holds(plan, args[0], d))
+            f = PyTuple_GET_ITEM(plan, 3 + m->index);
+        Py_DECREF(d);
+        if (f && Py_TYPE(f) == &PAIR_FN_TYPE) {
+            // args + 1 without PY_VECTORCALL_ARGUMENTS_OFFSET: args[0] is not ours to overwrite. The
+            // plan's reference keeps f (and its scorer) alive whatever the call's Python code does.
+            PyObject* out = pair_fn_call(f, args + 1, 2, nullptr);
+            Py_DECREF(plan);
+            return out;
+        }
+        Py_XDECREF(plan);
+    }
+    return PyObject_Vectorcall(m->fallback, args, nargsf, kwnames);
+}
+
+// m.__get__(obj, type): as a function's: the method itself from the class, a bound method from an instance.
+inline PyObject* pair_method_get(PyObject* self, PyObject* obj, PyObject*) {
+    if (obj == nullptr || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+inline int pair_method_traverse(PyObject* self, visitproc visit, void* arg) {
+    PairMethod* m = (PairMethod*)self;
+    Py_VISIT(m->fallback);
+    Py_VISIT(m->cls);
+    return 0;
+}
+
+inline int pair_method_clear(PyObject* self) {
+    Py_CLEAR(((PairMethod*)self)->fallback);
+    Py_CLEAR(((PairMethod*)self)->cls);
+    return 0;
+}
+
+inline void pair_method_dealloc(PyObject* self) {
+    PyObject_GC_UnTrack(self);
+    pair_method_clear(self);
+    Py_CLEAR(((PairMethod*)self)->attr);
+    PyObject_GC_Del(self);
+}
+
+// The fallback's attribute `name` (__doc__, __name__, __qualname__, __module__), so that help(),
+// inspect and pickling of bound methods see the method it stands for; __wrapped__ is the fallback.
+inline PyObject* pair_method_attr(PyObject* self, void* name) {
+    PairMethod* m = (PairMethod*)self;
+    if (!m->fallback) Py_RETURN_NONE;
+    if (!name) {
+        Py_INCREF(m->fallback);
+        return m->fallback;
+    }
+    return PyObject_GetAttrString(m->fallback, (const char*)name);
+}
+
+inline PyObject* pair_method_repr(PyObject* self) {
+    PairMethod* m = (PairMethod*)self;
+    return PyUnicode_FromFormat("<rouge_metric._native.PairMethod over %R>", m->fallback ? m->fallback : Py_None);
+}
+
+inline PyGetSetDef PAIR_METHOD_GETSET[] = {
+    {"__doc__", pair_method_attr, nullptr, nullptr, (void*)"__doc__"},
+    {"__name__", pair_method_attr, nullptr, nullptr, (void*)"__name__"},
+    {"__qualname__", pair_method_attr, nullptr, nullptr, (void*)"__qualname__"},
+    {"__module__", pair_method_attr, nullptr, nullptr, (void*)"__module__"},
+    {"__wrapped__", pair_method_attr, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+inline PyObject* pair_method_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"fallback", "cls", "attr", "index", nullptr};
+    PyObject *fallback, *cls, *attr;
+    Py_ssize_t index;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOUn:PairMethod", (char**)kw, &fallback, &cls, &attr, &index))
+        return nullptr;
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "fallback: expected a callable");
+        return nullptr;
+    }
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "cls: expected a class");
+        return nullptr;
+    }
+    if (index < 0) {
+        PyErr_SetString(PyExc_ValueError, "index: expected an int >= 0");
+        return nullptr;
+    }
+    PairMethod* m = PyObject_GC_New(PairMethod, &PAIR_METHOD_TYPE);
+    if (!m) return nullptr;
+    m->vectorcall = pair_method_call;
+    Py_INCREF(fallback);
+    Py_INCREF(cls);
+    Py_INCREF(attr);
+    PyUnicode_InternInPlace(&attr);  // the dict lookup then compares pointers
+    m->fallback = fallback;
+    m->cls = cls;
+    m->attr = attr;
+    m->index = index;
+    PyObject_GC_Track((PyObject*)m);
+    return (PyObject*)m;
+}
+
+// Called once when the module is made.
+inline void ready_pair_method_type() {
+    PyTypeObject& t = PAIR_METHOD_TYPE;
+    t.tp_name = "rouge_metric._native.PairMethod";
+    t.tp_doc = "PairMethod(fallback, cls, attr, index): a method that runs the PairFunction index of the plan "
+               "kept in an instance's __dict__[attr] while the instance's settings are those of the plan, "
+               "and fallback(self, *args, **kwargs) otherwise.";
+    t.tp_basicsize = sizeof(PairMethod);
+    t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR;
+    t.tp_vectorcall_offset = offsetof(PairMethod, vectorcall);
+    t.tp_call = PyVectorcall_Call;
+    t.tp_descr_get = pair_method_get;
+    t.tp_getset = PAIR_METHOD_GETSET;
+    t.tp_new = pair_method_new;
+    t.tp_traverse = pair_method_traverse;
+    t.tp_clear = pair_method_clear;
+    t.tp_dealloc = pair_method_dealloc;
+    t.tp_repr = pair_method_repr;
+    if (PyType_Ready(&t) < 0) throw py::error_already_set();
+}
+
 }  // namespace
 }  // namespace rouge
