@@ -32,16 +32,50 @@ namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
 namespace py = pybind11;
 
+// Whether the Scores of type tp can be made by PyObject_GC_NewVar instead of tp_alloc: a tuple subclass
+// with the tuple's layout and nothing else (no __dict__, no __weakref__: a namedtuple, whose
+// __slots__ is empty) and the default allocator. Not on CPython 3.14 and later, whose tuples cache
+// their hash in a field that only the tuple's own allocation initialises.
+inline bool tuple_layout(PyTypeObject* tp) {
+#if PY_VERSION_HEX >= 0x030E0000
+    (void)tp;
+    return false;
+#else
+    bool plain = tp->tp_basicsize == PyTuple_Type.tp_basicsize && tp->tp_itemsize == PyTuple_Type.tp_itemsize &&
+                 tp->tp_dictoffset == 0 && tp->tp_weaklistoffset == 0 && tp->tp_alloc == PyType_GenericAlloc &&
+                 (tp->tp_flags & Py_TPFLAGS_HAVE_GC) && tp->tp_free == PyObject_GC_Del;
+#ifdef Py_TPFLAGS_MANAGED_DICT
+    plain = plain && !(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT);
+#endif
+#ifdef Py_TPFLAGS_MANAGED_WEAKREF
+    plain = plain && !(tp->tp_flags & Py_TPFLAGS_MANAGED_WEAKREF);
+#endif
+    return plain;
+#endif
+}
+
 // A Score (tuple subclass) of three floats. It cannot be part of a reference cycle, so it is untracked
 // by the cyclic GC (as CPython does for tuples of untracked objects itself), and so is the dict of a
 // result (it holds only str keys and such Scores; a later insertion of a tracked object tracks it
 // again). Millions of results then cost the collector nothing: without this, results kept in a
 // list triggered full collections whose cost grew with the heap (the per-pair benchmark ran 3x
-// slower in a process that held earlier results).
-inline PyObject* make_score(PyTypeObject* tp, const Triple& t) {
+// slower in a process that held earlier results). With `plain` (tuple_layout(tp)) the Score is
+// allocated untracked with its items set at once, which is what tp_alloc then untracking gives,
+// without its zeroing and its tracking.
+inline PyObject* make_score(PyTypeObject* tp, bool plain, const Triple& t) {
+    const double v[3] = {t.p, t.r, t.f};
+    if (plain) {
+        PyObject* x[3] = {PyFloat_FromDouble(v[0]), PyFloat_FromDouble(v[1]), PyFloat_FromDouble(v[2])};
+        PyObject* o = (!x[0] || !x[1] || !x[2]) ? nullptr : (PyObject*)PyObject_GC_NewVar(PyTupleObject, tp, 3);
+        if (!o) {
+            for (PyObject* f : x) Py_XDECREF(f);
+            throw py::error_already_set();
+        }
+        for (Py_ssize_t k = 0; k < 3; ++k) PyTuple_SET_ITEM(o, k, x[k]);
+        return o;
+    }
     PyObject* o = tp->tp_alloc(tp, 3);
     if (!o) throw py::error_already_set();
-    const double v[3] = {t.p, t.r, t.f};
     for (Py_ssize_t k = 0; k < 3; ++k) {
         PyObject* x = PyFloat_FromDouble(v[k]);
         if (!x) {
@@ -102,6 +136,7 @@ inline Mode mode_arg(py::handle v) {
 struct PyScorer {
     std::vector<py::object> names;  // (declared before core: its constructor fills them)
     py::object score_type;
+    bool plain_scores = false;  // tuple_layout(score_type)
     Scorer core;
 
     // specs: a list of (name, Kind, n, skip, unigrams, weight), one per rouge type.
@@ -130,13 +165,14 @@ struct PyScorer {
         : score_type(std::move(score_tp)), core(std::move(v), parse(spec_list, names), mode, Fm{fmeasure, fparam}) {
         if (!PyType_Check(score_type.ptr()) || !PyType_IsSubtype((PyTypeObject*)score_type.ptr(), &PyTuple_Type))
             throw py::type_error("score_type must be a tuple subclass");
+        plain_scores = tuple_layout((PyTypeObject*)score_type.ptr());
     }
 
     py::dict to_dict(const Triple* out) const {
         py::dict d;
         PyTypeObject* tp = (PyTypeObject*)score_type.ptr();
         for (size_t k = 0; k < names.size(); ++k) {
-            PyObject* s = make_score(tp, out[k]);
+            PyObject* s = make_score(tp, plain_scores, out[k]);
             if (PyDict_SetItem(d.ptr(), names[k].ptr(), s) < 0) {
                 Py_DECREF(s);
                 throw py::error_already_set();
