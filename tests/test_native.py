@@ -304,6 +304,36 @@ def test_native_results_are_invisible_to_the_cyclic_gc():
 
 
 @needs_native
+def test_score_types_of_any_tuple_layout():
+    """A namedtuple Score is allocated directly; a tuple subclass with a __dict__ goes through its own
+    allocator: both give their type, the floats, and a balanced type refcount."""
+    import collections
+    import sys
+
+    from rouge_metric.config import RougeConfig
+
+    class WithDict(tuple):
+        pass
+
+    Named = collections.namedtuple("Named", "p r f")
+    cfg = RougeConfig(rouge_types=["rouge1", "rougeL"])
+    want = Rouge(["rouge1", "rougeL"], backend="python").score(prediction="a b c", references="a c d")
+    for tp in (Named, WithDict):
+        scorer = native.Scorer(core.native_vocab("default", False), *core._scorer_args(cfg), tp)
+        before = sys.getrefcount(tp)
+        outs = [scorer.score("a b c", "a c d") for _ in range(1000)]
+        assert sys.getrefcount(tp) == before + 2000
+        out = outs[0]
+        assert all(type(s) is tp for s in out.values()) and {k: tuple(v) for k, v in out.items()} == {
+            k: tuple(v) for k, v in want.items()}
+        if tp is WithDict:  # its __dict__ slot was set up by its allocator
+            out["rouge1"].note = 1
+            assert vars(out["rouge1"]) == {"note": 1}
+        del outs, out
+        assert sys.getrefcount(tp) == before
+
+
+@needs_native
 def test_pair_function_scores_exact_str_and_hands_everything_else_to_its_fallback():
     import gc
     import weakref
