@@ -468,6 +468,12 @@ def test_pair_method_runs_its_plan_only_while_every_check_holds():
     assert obj.first("a", "b") == "fallback" and calls
     Owner.far = native.PairMethod(fallback, Owner, "_plan", 7)  # past the plan
     assert obj.far("a", "b") == "fallback"
+
+    class Slotted:  # no __dict__: no plan
+        __slots__ = ()
+
+    Slotted.score = native.PairMethod(fallback, Slotted, "_plan", 1)
+    assert Slotted().score("a", "b") == "fallback"
     # it looks like the method it stands for
     assert Owner.__dict__["score"].__wrapped__ is fallback and Owner.score.__doc__ == fallback.__doc__
     assert Owner.score.__name__ == "fallback" and "fallback" in repr(Owner.score)

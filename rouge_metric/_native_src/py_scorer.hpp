@@ -568,18 +568,15 @@ inline PyObject* pair_method_call(PyObject* self, PyObject* const* args, size_t 
     // that its errors are the method's own.
     const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs == 3 && (!kwnames || PyTuple_GET_SIZE(kwnames) == 0) && (PyObject*)Py_TYPE(args[0]) == m->cls) {
+        // No plan to be found (no __dict__, a failed lookup) is the fallback's call, as a plan that does not hold.
         PyObject* d = PyObject_GenericGetDict(args[0], nullptr);  // a new reference
-        if (!d) return nullptr;
-        PyObject* plan = PyDict_CheckExact(d) ? PyDict_GetItemWithError(d, m->attr) : nullptr;
-        if (!plan && PyErr_Occurred()) {
-            Py_DECREF(d);
-            return nullptr;
-        }
+        PyObject* plan = d && PyDict_CheckExact(d) ? PyDict_GetItemWithError(d, m->attr) : nullptr;
+        if (!plan) PyErr_Clear();
         Py_XINCREF(plan);
         PyObject* f = nullptr;
         if (plan && PyTuple_CheckExact(plan) && PyTuple_GET_SIZE(plan) > 3 + m->index && plan_holds(plan, args[0], d))
             f = PyTuple_GET_ITEM(plan, 3 + m->index);
-        Py_DECREF(d);
+        Py_XDECREF(d);
         if (f && Py_TYPE(f) == &PAIR_FN_TYPE) {
             // args + 1 without PY_VECTORCALL_ARGUMENTS_OFFSET: args[0] is not ours to overwrite. The
             // plan's reference keeps f (and its scorer) alive whatever the call's Python code does.
