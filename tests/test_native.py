@@ -411,42 +411,51 @@ def test_pair_method_runs_its_plan_only_while_every_check_holds():
         pass
 
     Owner.score = native.PairMethod(fallback, Owner, "_plan", 1)
-    not_a_pair_function = lambda a, b: "plan"  # noqa: E731
     pf = scorer.pair_function(True, False, None, lambda *a, **k: "declined")
-    obj, other, setting = Owner(), Owner(), Setting()
+    obj, setting = Owner(), Setting()
     items = ["rouge1", "rougeL"]
     obj.types, obj.flag, setting.stem = items, True, "porter"
-    plan = (((None, "types", items), (None, "flag", True), (setting, "stem", "porter")), items, tuple(items),
-            not_a_pair_function, pf)
-    obj._plan = other._plan = plan
+    plan = native.PairPlan((None, pf), ("types", "flag"), (items, True), items, tuple(items),
+                           ((setting, "stem", "porter"),))
+    assert plan.functions == (None, pf) and plan.attributes == ("types", "flag") and plan.items is items
+    obj._plan = plan
     want = rouge.score(prediction="the cats ran", references="a cat runs")
 
-    def ours():
+    def ours(who=obj):
         calls.clear()
-        return obj.score("a cat runs", "the cats ran")
+        return who.score("a cat runs", "the cats ran")
 
     assert ours() == want and not calls
     assert Owner.score(obj, "a cat runs", "the cats ran") == want and not calls  # from the class
     bound = obj.score
     assert bound("a cat runs", "the cats ran") == want and not calls  # a bound method
-    assert ours() == want
     items[0] = "rouge" + "1"  # an equal str: the plan holds
     assert ours() == want and not calls
+    other = Owner()  # the same settings set in another order: found by lookup, the plan holds
+    other._plan, other.flag, other.types = plan, True, items
+    assert ours(other) == want and not calls
     for change, undo in [
         (lambda: items.append("rouge2"), lambda: items.pop()),
         (lambda: items.__setitem__(0, "rouge2"), lambda: items.__setitem__(0, "rouge1")),
         (lambda: setattr(obj, "types", list(items)), lambda: setattr(obj, "types", items)),
         (lambda: setattr(obj, "flag", 1), lambda: setattr(obj, "flag", True)),  # equal but not the same
-        (lambda: delattr(obj, "flag"), lambda: setattr(obj, "flag", True)),
+        (lambda: delattr(obj, "flag"), lambda: setattr(obj, "flag", True)),  # (back at the end of the dict)
         (lambda: setattr(setting, "stem", "porter2"), lambda: setattr(setting, "stem", "porter")),
+        (lambda: delattr(setting, "stem"), lambda: setattr(setting, "stem", "porter")),
         (lambda: delattr(obj, "_plan"), lambda: setattr(obj, "_plan", plan)),
-        (lambda: setattr(obj, "_plan", plan[:4]), lambda: setattr(obj, "_plan", plan)),
-        (lambda: setattr(obj, "_plan", (None,) + plan[1:]), lambda: setattr(obj, "_plan", plan)),
+        (lambda: setattr(obj, "_plan", (plan,)), lambda: setattr(obj, "_plan", plan)),  # not a PairPlan
     ]:
         change()
         assert ours() == "fallback" and calls == [("a cat runs", "the cats ran")]
         undo()
         assert ours() == want and not calls
+    for bad, exc in [(dict(functions=(lambda a, b: 0,)), TypeError), (dict(values=()), ValueError),
+                     (dict(attributes=(1, 2)), TypeError), (dict(items=("a",)), TypeError),
+                     (dict(snapshot=(1,)), TypeError), (dict(others=((setting, "stem"),)), TypeError)]:
+        args = dict(functions=(None, pf), attributes=("types", "flag"), values=(items, True))
+        args.update(bad)
+        with pytest.raises(exc):
+            native.PairPlan(**args)
     # every other call goes to the fallback with its arguments: keywords, another count, a subclass
     with pytest.raises(TypeError):
         obj.score("a")
@@ -462,7 +471,7 @@ def test_pair_method_runs_its_plan_only_while_every_check_holds():
     # the PairFunction's own declines are its fallback's
     assert obj.score(b"a", "b") == "declined"
     assert obj.score("the dog", "a cat") == rouge.score(prediction="a cat", references="the dog")
-    # a plan whose entry is not a PairFunction: the fallback
+    # a plan without a native function for the method: the fallback
     Owner.first = native.PairMethod(fallback, Owner, "_plan", 0)
     calls.clear()
     assert obj.first("a", "b") == "fallback" and calls
@@ -494,6 +503,16 @@ def test_pair_method_runs_its_plan_only_while_every_check_holds():
         return weakref.ref(Cyclic)
 
     ref = make()
+    gc.collect()
+    assert ref() is None
+
+    def cycle_through_a_plan():
+        holder = Owner()
+        holder._plan = native.PairPlan((pf,), ("me",), (holder,))
+        holder.me = holder
+        return weakref.ref(holder)
+
+    ref = cycle_through_a_plan()
     gc.collect()
     assert ref() is None
 

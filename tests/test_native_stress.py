@@ -734,8 +734,8 @@ def test_pair_method_owns_its_plan_while_python_code_runs(trigger):
 
     cfg = RougeConfig(rouge_types=list(types))
     vocab = native.Vocab(native.Tokenizer.default, stem, 3, False, False)
-    holder.plan = ((), None, None, native.Scorer(vocab, *core._scorer_args(cfg), Score).pair_function(
-        False, True, None, fallback))
+    holder.plan = native.PairPlan((native.Scorer(vocab, *core._scorer_args(cfg), Score).pair_function(
+        False, True, None, fallback),), (), ())
     Holder.score = native.PairMethod(fallback, Holder, "plan", 0)
     batch_scorer = native.Scorer(vocab, *core._scorer_args(cfg), Score)  # the same vocabulary
     refs = _fresh_texts(words, 6, f"m{trigger}")

@@ -221,13 +221,13 @@ def test_native_entry_points_follow_every_setting_rouge_score_reads():
                 assert a == b if b[0] != "raised" else a[:2] == b[:2], (a, b)
         native_plan = ours.__dict__.get("_native_plan")
         if native_plan is not None:  # the plan of the next native calls is made for these very objects
-            checks = dict((name, value) for owner, name, value in native_plan[0] if owner is None)
+            checks = dict(zip(native_plan.attributes, native_plan.values))
             assert checks["rouge_types"] is ours.rouge_types and checks["_tokenizer"] is ours._tokenizer
             assert checks["_split_summaries"] is ours._split_summaries
 
     same()
     if type(_native_method("score")).__name__ == "PairMethod":
-        assert "_native_plan" in ours.__dict__
+        assert ours.__dict__["_native_plan"] is not None
     ours.rouge_types[0] = "rouge" + "1"  # an equal str: the same plan
     same()
     for scorer in (ours, real):

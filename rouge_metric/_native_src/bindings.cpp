@@ -433,6 +433,8 @@ PYBIND11_MODULE(_native, m) {
 
     ready_pair_fn_type();
     m.attr("PairFunction") = py::handle((PyObject*)&PAIR_FN_TYPE);
+    ready_pair_plan_type();
+    m.attr("PairPlan") = py::handle((PyObject*)&PAIR_PLAN_TYPE);
     ready_pair_method_type();
     m.attr("PairMethod") = py::handle((PyObject*)&PAIR_METHOD_TYPE);
     py::class_<PyScorer>(m, "Scorer", "The default pipeline and all kernels in C++, for one configuration.")

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <structmember.h>
 
 #include <stdexcept>
 #include <string>
@@ -485,19 +486,214 @@ inline py::object make_pair_fn(py::object owner, bool refs_first, bool refs_list
     return py::reinterpret_steal<py::object>((PyObject*)f);
 }
 
-// _native.PairMethod: a method (a class attribute, bound like a function) whose calls run a
-// PairFunction kept in the instance's __dict__ for as long as the instance's settings are those it
-// was made for, with no Python code in between. Every other call goes to `fallback` (the Python
-// method it replaces, called as fallback(self, *args, **kwargs)).
+// _native.PairPlan: what a PairMethod runs for one instance, and the settings it was made for:
+// PairPlan(functions, attributes, values, items=None, snapshot=(), others=()). It holds while
+// - each attributes[i] of the instance's __dict__ is values[i] (the same object);
+// - items is None, or a list whose items are exact str equal to those of the tuple snapshot;
+// - for each (owner, name, value) of others, owner.__dict__[name] is value.
+// functions[k] (a PairFunction, or None for no native path) is what the PairMethod of index k runs.
+struct PairPlan {
+    PyObject_HEAD
+    PyObject* functions;   // tuple
+    PyObject* attributes;  // tuple of str
+    PyObject* values;      // tuple, as long as attributes
+    PyObject* items;       // list or None
+    PyObject* snapshot;    // tuple of str
+    PyObject* others;      // tuple of (owner, name, value) tuples
+};
+
+inline PyTypeObject PAIR_PLAN_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+// d[name] is value, d a dict (referenced by the caller). The entry at *pos (the next one in the
+// dict's order) is looked at first: the attributes of an instance stay in the order they were first
+// set, so the usual check costs no hashing; anywhere else, a lookup. *pos moves past a match.
+inline bool dict_holds(PyObject* d, Py_ssize_t* pos, PyObject* name, PyObject* value) {
+    Py_ssize_t p = *pos;
+    PyObject *k, *v;
+    if (PyDict_Next(d, &p, &k, &v) && k == name) {
+        *pos = p;
+        return v == value;
+    }
+    v = PyDict_GetItemWithError(d, name);  // a borrowed reference, compared only
+    if (!v) PyErr_Clear();
+    return v && v == value;
+}
+
+// Whether plan holds for an instance whose __dict__ is d (both referenced by the caller); the
+// attributes are looked for from the entry at pos on (see dict_holds).
+inline bool plan_holds(const PairPlan* plan, PyObject* d, Py_ssize_t pos) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(plan->attributes); ++i)
+        if (!dict_holds(d, &pos, PyTuple_GET_ITEM(plan->attributes, i), PyTuple_GET_ITEM(plan->values, i)))
+            return false;
+    if (plan->items != Py_None) {
+        PyObject* seq = plan->items;
+        PyObject* snap = plan->snapshot;
+        if (PyList_GET_SIZE(seq) != PyTuple_GET_SIZE(snap)) return false;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(snap); ++i) {
+            // No Python code runs here (exact str only), so the list cannot change under the loop.
+            PyObject* a = PyList_GET_ITEM(seq, i);
+            PyObject* b = PyTuple_GET_ITEM(snap, i);
+            if (a != b && (!PyUnicode_CheckExact(a) || PyUnicode_Compare(a, b) != 0)) return false;
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(plan->others); ++i) {
+        PyObject* c = PyTuple_GET_ITEM(plan->others, i);
+        PyObject* od = PyObject_GenericGetDict(PyTuple_GET_ITEM(c, 0), nullptr);  // a new reference
+        if (!od) {
+            PyErr_Clear();
+            return false;
+        }
+        Py_ssize_t opos = 0;
+        const bool ok = PyDict_CheckExact(od) && dict_holds(od, &opos, PyTuple_GET_ITEM(c, 1), PyTuple_GET_ITEM(c, 2));
+        Py_DECREF(od);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+inline int pair_plan_traverse(PyObject* self, visitproc visit, void* arg) {
+    PairPlan* p = (PairPlan*)self;
+    Py_VISIT(p->functions);
+    Py_VISIT(p->attributes);
+    Py_VISIT(p->values);
+    Py_VISIT(p->items);
+    Py_VISIT(p->snapshot);
+    Py_VISIT(p->others);
+    return 0;
+}
+
+// Every field stays a valid object of its type (None or empty tuples) after a clear, so a plan met
+// by a PairMethod after the cyclic collector cleared it simply does not hold.
+inline int pair_plan_clear(PyObject* self) {
+    PairPlan* p = (PairPlan*)self;
+    PyObject* empty = PyTuple_New(0);
+    if (!empty) return -1;
+    Py_INCREF(empty);
+    Py_INCREF(empty);
+    Py_INCREF(empty);
+    Py_INCREF(empty);
+    Py_INCREF(Py_None);
+    Py_SETREF(p->functions, empty);
+    Py_SETREF(p->attributes, empty);
+    Py_SETREF(p->values, empty);
+    Py_SETREF(p->snapshot, empty);
+    Py_SETREF(p->others, empty);
+    Py_SETREF(p->items, Py_None);
+    return 0;
+}
+
+inline void pair_plan_dealloc(PyObject* self) {
+    PairPlan* p = (PairPlan*)self;
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(p->functions);
+    Py_CLEAR(p->attributes);
+    Py_CLEAR(p->values);
+    Py_CLEAR(p->items);
+    Py_CLEAR(p->snapshot);
+    Py_CLEAR(p->others);
+    PyObject_GC_Del(self);
+}
+
+inline PyObject* pair_plan_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"functions", "attributes", "values", "items", "snapshot", "others", nullptr};
+    PyObject *functions, *attributes, *values, *items = Py_None, *snapshot = nullptr, *others = nullptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!|OO!O!:PairPlan", (char**)kw, &PyTuple_Type, &functions,
+                                     &PyTuple_Type, &attributes, &PyTuple_Type, &values, &items, &PyTuple_Type,
+                                     &snapshot, &PyTuple_Type, &others))
+        return nullptr;
+    auto fail = [](PyObject* exc, const char* msg) -> PyObject* {
+        PyErr_SetString(exc, msg);
+        return nullptr;
+    };
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(functions); ++i) {
+        PyObject* f = PyTuple_GET_ITEM(functions, i);
+        if (f != Py_None && Py_TYPE(f) != &PAIR_FN_TYPE)
+            return fail(PyExc_TypeError, "functions: expected a tuple of PairFunction or None");
+    }
+    if (PyTuple_GET_SIZE(attributes) != PyTuple_GET_SIZE(values))
+        return fail(PyExc_ValueError, "values: expected one value per attribute");
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(attributes); ++i)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(attributes, i)))
+            return fail(PyExc_TypeError, "attributes: expected a tuple of str");
+    if (items != Py_None && !PyList_CheckExact(items)) return fail(PyExc_TypeError, "items: expected a list or None");
+    if (!snapshot) snapshot = PyTuple_New(0);
+    else Py_INCREF(snapshot);
+    if (!snapshot) return nullptr;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(snapshot); ++i)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(snapshot, i))) {
+            Py_DECREF(snapshot);
+            return fail(PyExc_TypeError, "snapshot: expected a tuple of str");
+        }
+    if (!others) others = PyTuple_New(0);
+    else Py_INCREF(others);
+    if (!others) {
+        Py_DECREF(snapshot);
+        return nullptr;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(others); ++i) {
+        PyObject* c = PyTuple_GET_ITEM(others, i);
+        if (!PyTuple_CheckExact(c) || PyTuple_GET_SIZE(c) != 3 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(c, 1))) {
+            Py_DECREF(snapshot);
+            Py_DECREF(others);
+            return fail(PyExc_TypeError, "others: expected a tuple of (owner, name: str, value)");
+        }
+    }
+    PairPlan* p = PyObject_GC_New(PairPlan, &PAIR_PLAN_TYPE);
+    if (!p) {
+        Py_DECREF(snapshot);
+        Py_DECREF(others);
+        return nullptr;
+    }
+    Py_INCREF(functions);
+    Py_INCREF(values);
+    Py_INCREF(items);
+    p->functions = functions;
+    p->values = values;
+    p->items = items;
+    p->snapshot = snapshot;
+    p->others = others;
+    // The names interned, so that they are the very key objects of the instances' dicts (dict_holds).
+    p->attributes = PyTuple_New(PyTuple_GET_SIZE(attributes));
+    if (!p->attributes) {
+        Py_DECREF(p);  // (GC-untracked; dealloc handles the fields set)
+        return nullptr;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(attributes); ++i) {
+        PyObject* name = PyTuple_GET_ITEM(attributes, i);
+        Py_INCREF(name);
+        PyUnicode_InternInPlace(&name);
+        PyTuple_SET_ITEM(p->attributes, i, name);
+    }
+    PyObject_GC_Track((PyObject*)p);
+    return (PyObject*)p;
+}
+
+inline PyMemberDef PAIR_PLAN_MEMBERS[] = {
+    {"functions", T_OBJECT, offsetof(PairPlan, functions), READONLY, nullptr},
+    {"attributes", T_OBJECT, offsetof(PairPlan, attributes), READONLY, nullptr},
+    {"values", T_OBJECT, offsetof(PairPlan, values), READONLY, nullptr},
+    {"items", T_OBJECT, offsetof(PairPlan, items), READONLY, nullptr},
+    {"snapshot", T_OBJECT, offsetof(PairPlan, snapshot), READONLY, nullptr},
+    {"others", T_OBJECT, offsetof(PairPlan, others), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
+inline PyObject* pair_plan_repr(PyObject* self) {
+    PairPlan* p = (PairPlan*)self;
+    return PyUnicode_FromFormat("<rouge_metric._native.PairPlan of %R>", p->attributes);
+}
+
+// _native.PairMethod: a method (a class attribute, bound like a function) whose calls f(obj, a, b) run
+// a PairFunction kept in the instance's __dict__ for as long as the instance's settings are those it
+// was made for, with no Python code in between. Every other call goes to `fallback` (the Python method
+// it replaces, called as fallback(self, *args, **kwargs)).
 //
-// The plan is obj.__dict__[attr], a tuple (checks, seq, snapshot, f0, f1, ...); the method uses its
-// f[index] only when
-// - obj is an instance of `cls` itself (not of a subclass, whose attribute access may be its own);
-// - every (owner, name, value) of `checks` holds: owner.__dict__[name] is value (owner None: obj);
-// - seq is None, or a list whose items are exact str equal to those of the tuple `snapshot`;
-// - f[index] is a PairFunction (None: no native path for this method).
-// The method holds its own references to the plan and to the dicts it reads for the whole call (Python
-// code may run during it: a __dict__ replaced, a plan dropped, its scorer freed).
+// PairMethod(fallback, cls, attr, index): the PairPlan is obj.__dict__[attr]; the method runs its
+// functions[index] when obj is an instance of `cls` itself (not of a subclass, whose attribute access
+// may be its own), the plan holds (see PairPlan) and that function is a PairFunction. Reading the
+// instance's __dict__ is what attribute access reads for an instance of a class that defines no data
+// descriptor of those names. The method holds its own references to the plan and to the dicts it
+// reads for the whole call (Python code may run during it: a __dict__ replaced, a plan dropped, its
+// scorer freed).
 struct PairMethod {
     PyObject_HEAD
     vectorcallfunc vectorcall;
@@ -508,55 +704,6 @@ struct PairMethod {
 };
 
 inline PyTypeObject PAIR_METHOD_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
-
-// d[name] is value, d a dict (referenced by the caller).
-inline bool dict_holds(PyObject* d, PyObject* name, PyObject* value) {
-    if (!PyDict_CheckExact(d)) return false;
-    PyObject* v = PyDict_GetItemWithError(d, name);  // a borrowed reference, compared only
-    if (!v) PyErr_Clear();
-    return v && v == value;
-}
-
-// Whether plan (a tuple of at least 3 items) holds for obj, whose __dict__ is d; see PairMethod. The
-// caller holds references to plan and d.
-inline bool plan_holds(PyObject* plan, PyObject* obj, PyObject* d) {
-    PyObject* checks = PyTuple_GET_ITEM(plan, 0);
-    if (!PyTuple_CheckExact(checks)) return false;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(checks); ++i) {
-        PyObject* c = PyTuple_GET_ITEM(checks, i);
-        if (!PyTuple_CheckExact(c) || PyTuple_GET_SIZE(c) != 3) return false;
-        PyObject* owner = PyTuple_GET_ITEM(c, 0);
-        bool ok;
-        if (owner == Py_None || owner == obj) {
-            ok = dict_holds(d, PyTuple_GET_ITEM(c, 1), PyTuple_GET_ITEM(c, 2));
-        } else {
-            PyObject* od = PyObject_GenericGetDict(owner, nullptr);  // a new reference
-            if (!od) {
-                PyErr_Clear();
-                return false;
-            }
-            ok = dict_holds(od, PyTuple_GET_ITEM(c, 1), PyTuple_GET_ITEM(c, 2));
-            Py_DECREF(od);
-        }
-        if (!ok) return false;
-    }
-    PyObject* seq = PyTuple_GET_ITEM(plan, 1);
-    if (seq == Py_None) return true;
-    PyObject* snap = PyTuple_GET_ITEM(plan, 2);
-    if (!PyList_CheckExact(seq) || !PyTuple_CheckExact(snap) || PyList_GET_SIZE(seq) != PyTuple_GET_SIZE(snap))
-        return false;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(snap); ++i) {
-        // No Python code runs here (exact str only), so the list cannot change under the loop.
-        PyObject* a = PyList_GET_ITEM(seq, i);
-        PyObject* b = PyTuple_GET_ITEM(snap, i);
-        if (a == b) continue;
-        if (!PyUnicode_CheckExact(a) || !PyUnicode_CheckExact(b) || PyUnicode_Compare(a, b) != 0) {
-            PyErr_Clear();  // PyUnicode_Compare of two str does not fail; nothing may stay set
-            return false;
-        }
-    }
-    return true;
-}
 
 inline PyObject* pair_method_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
     PairMethod* m = (PairMethod*)self;
@@ -569,13 +716,27 @@ inline PyObject* pair_method_call(PyObject* self, PyObject* const* args, size_t 
     const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs == 3 && (!kwnames || PyTuple_GET_SIZE(kwnames) == 0) && (PyObject*)Py_TYPE(args[0]) == m->cls) {
         // No plan to be found (no __dict__, a failed lookup) is the fallback's call, as a plan that does not hold.
+        // The plan is looked for first in the dict's first entry (see dict_holds), then by lookup.
         PyObject* d = PyObject_GenericGetDict(args[0], nullptr);  // a new reference
-        PyObject* plan = d && PyDict_CheckExact(d) ? PyDict_GetItemWithError(d, m->attr) : nullptr;
+        PyObject* plan = nullptr;
+        Py_ssize_t pos = 0;
+        if (d && PyDict_CheckExact(d)) {
+            PyObject* k;
+            if (!PyDict_Next(d, &pos, &k, &plan) || k != m->attr) {
+                pos = 0;
+                plan = PyDict_GetItemWithError(d, m->attr);
+            }
+        }
         if (!plan) PyErr_Clear();
-        Py_XINCREF(plan);
         PyObject* f = nullptr;
-        if (plan && PyTuple_CheckExact(plan) && PyTuple_GET_SIZE(plan) > 3 + m->index && plan_holds(plan, args[0], d))
-            f = PyTuple_GET_ITEM(plan, 3 + m->index);
+        if (plan && Py_TYPE(plan) == &PAIR_PLAN_TYPE) {
+            Py_INCREF(plan);
+            const PairPlan* pp = (const PairPlan*)plan;
+            if (m->index < PyTuple_GET_SIZE(pp->functions) && plan_holds(pp, d, pos))
+                f = PyTuple_GET_ITEM(pp->functions, m->index);
+        } else {
+            plan = nullptr;
+        }
         Py_XDECREF(d);
         if (f && Py_TYPE(f) == &PAIR_FN_TYPE) {
             // args + 1 without PY_VECTORCALL_ARGUMENTS_OFFSET: args[0] is not ours to overwrite. The
@@ -677,12 +838,31 @@ inline PyObject* pair_method_new(PyTypeObject*, PyObject* args, PyObject* kwargs
 }
 
 // Called once when the module is made.
+inline void ready_pair_plan_type() {
+    PyTypeObject& t = PAIR_PLAN_TYPE;
+    t.tp_name = "rouge_metric._native.PairPlan";
+    t.tp_doc = "PairPlan(functions, attributes, values, items=None, snapshot=(), others=()): the PairFunctions "
+               "a PairMethod runs for one instance, while each attribute of its __dict__ is the value given "
+               "(the same object), items (a list) has the snapshot's items, and each (owner, name, value) of "
+               "others has owner.__dict__[name] is value.";
+    t.tp_basicsize = sizeof(PairPlan);
+    t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
+    t.tp_new = pair_plan_new;
+    t.tp_members = PAIR_PLAN_MEMBERS;
+    t.tp_traverse = pair_plan_traverse;
+    t.tp_clear = pair_plan_clear;
+    t.tp_dealloc = pair_plan_dealloc;
+    t.tp_repr = pair_plan_repr;
+    if (PyType_Ready(&t) < 0) throw py::error_already_set();
+}
+
+// Called once when the module is made.
 inline void ready_pair_method_type() {
     PyTypeObject& t = PAIR_METHOD_TYPE;
     t.tp_name = "rouge_metric._native.PairMethod";
-    t.tp_doc = "PairMethod(fallback, cls, attr, index): a method that runs the PairFunction index of the plan "
-               "kept in an instance's __dict__[attr] while the instance's settings are those of the plan, "
-               "and fallback(self, *args, **kwargs) otherwise.";
+    t.tp_doc = "PairMethod(fallback, cls, attr, index): a method that runs the PairFunction functions[index] "
+               "of the PairPlan in an instance's __dict__[attr] while the plan holds for the instance, and "
+               "fallback(self, *args, **kwargs) otherwise.";
     t.tp_basicsize = sizeof(PairMethod);
     t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR;
     t.tp_vectorcall_offset = offsetof(PairMethod, vectorcall);

@@ -181,17 +181,19 @@ class _Plan:
                 and self.types == types)
 
     def native_plan(self, types: Any) -> Any:
-        """The plan of the native ``score``/``score_multi`` (``_native.PairMethod``) while the scorer's
+        """The plan of the native ``score``/``score_multi`` (a ``_native.PairPlan``) while the scorer's
         settings are these very objects: ``rouge_types`` is ``types`` (a list: with the plan's items),
         ``_tokenizer`` and ``_split_summaries`` the plan's, the tokenizer's ``_use_stemmer`` unchanged;
         None when the plan has no native entry points."""
         if self.fast is None:
             return None
         if self.native_types is not types:
-            checks = ((None, "rouge_types", types), (None, "_tokenizer", self.tokenizer),
-                      (None, "_split_summaries", self.split), (self.tokenizer, "_use_stemmer", self.stem))
-            self.native = (checks, types if type(types) is list else None, tuple(self.types), self.fast,
-                           self.fast_multi)
+            native = _backends.native_module()
+            # the attributes in the order __init__ sets them: each is then checked without hashing
+            self.native = native.PairPlan(
+                (self.fast, self.fast_multi), ("rouge_types", "_tokenizer", "_split_summaries"),
+                (types, self.tokenizer, self.split), types if type(types) is list else None, tuple(self.types),
+                ((self.tokenizer, "_use_stemmer", self.stem),))
             self.native_types = types
         return self.native
 
@@ -243,6 +245,7 @@ class RougeScorer(scoring.BaseScorer):
 
     def __init__(self, rouge_types: Any, use_stemmer: bool = False, split_summaries: bool = False,
                  tokenizer: Any = None) -> None:
+        self._native_plan: Any = None  # the first attribute: the native methods find it without hashing
         self.rouge_types = rouge_types
         self._tokenizer = tokenizer if tokenizer else tokenizers.DefaultTokenizer(use_stemmer)
         self._split_summaries = split_summaries
@@ -254,19 +257,19 @@ class RougeScorer(scoring.BaseScorer):
                 "_split_summaries": self._split_summaries}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
+        self._native_plan = None
         self.rouge_types = state["rouge_types"]
         self._tokenizer = state["_tokenizer"]
         self._split_summaries = state["_split_summaries"]
         self._plan_cache = None
         self._kernels = {}
-        self.__dict__.pop(_NATIVE_PLAN, None)
 
     def _plan(self) -> Optional[_Plan]:
         """The fast-path plan of the current settings, or None when ``rouge_types`` is not a list/tuple;
         it also keeps the plan of the native ``score``/``score_multi`` up to date (``_native_plan``)."""
         types = self.rouge_types
         if type(types) is not list and type(types) is not tuple:
-            self.__dict__.pop(_NATIVE_PLAN, None)
+            self.__dict__[_NATIVE_PLAN] = None
             return None
         plan = self._plan_cache
         if plan is None or not plan.fits(types, self._tokenizer, self._split_summaries):
@@ -279,9 +282,7 @@ class RougeScorer(scoring.BaseScorer):
                            lambda targets, prediction: me()._score_multi(targets, prediction))  # type: ignore[union-attr]
         plan.source = types
         native = plan.native_plan(types)
-        if native is None:
-            self.__dict__.pop(_NATIVE_PLAN, None)
-        elif self.__dict__.get(_NATIVE_PLAN) is not native:
+        if self.__dict__.get(_NATIVE_PLAN) is not native:
             self.__dict__[_NATIVE_PLAN] = native
         return plan
 
@@ -422,7 +423,7 @@ def _native_entry_points() -> None:
     settings are the plan's, checked in C (each setting is the same object, the list's items equal); any
     other call, setting or subclass instance runs the Python method, which re-plans."""
     native = _backends.native_module()
-    if native is None or not hasattr(native, "PairMethod"):  # pragma: no cover - no native core
+    if native is None or not hasattr(native, "PairPlan"):  # pragma: no cover - no native core
         return
     for index, name in enumerate(("score", "score_multi")):
         setattr(RougeScorer, name, native.PairMethod(RougeScorer.__dict__[name], RougeScorer, _NATIVE_PLAN, index))
