@@ -34,6 +34,7 @@
 #include "kernels_resample.hpp"
 #include "kernels_wlcs.hpp"
 #include "py_ids.hpp"
+#include "py_pair.hpp"
 #include "py_scorer.hpp"
 #include "py_text.hpp"
 #include "simd.hpp"

@@ -24,6 +24,7 @@
 //   py_text.hpp    str objects -> texts, kept alive for a call (Pins)
 //   py_ids.hpp     Python lists of int ids -> an interned id batch
 //   py_scorer.hpp  the Python face of a Scorer: Score dicts, the Batch result
+//   py_pair.hpp    the per-pair entry points: PairFunction, PairMethod and its PairPlan
 //   bindings.cpp   the module: the host hooks, enums, classes and kernel functions
 #pragma once
 
