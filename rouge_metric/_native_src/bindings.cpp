@@ -432,6 +432,11 @@ PYBIND11_MODULE(_native, m) {
         .def_readonly("scores", &Batch::scores)
         .def("__repr__", [](const Batch& b) { return "<rouge_metric._native.Batch of " + std::to_string(b.n) + " examples>"; });
 
+    m.def(
+        "plain_texts", [](py::handle preds, py::handle refs) { return plain_texts(preds.ptr(), refs.ptr()); },
+        py::arg("predictions"), py::arg("references"),
+        "Whether a batch is plain (inputs.plain_batch): lists of the same non-zero length, every prediction "
+        "a str, every reference a str or a non-empty list of str (exact types). O(texts).");
     ready_pair_fn_type();
     m.attr("PairFunction") = py::handle((PyObject*)&PAIR_FN_TYPE);
     ready_pair_plan_type();
