@@ -239,8 +239,10 @@ def test_native_entry_points_follow_every_setting_rouge_score_reads():
     ours._tokenizer._use_stemmer = False  # rouge-score's tokenizer keeps a stemmer or None instead
     real._tokenizer._stemmer = None
     same()
-    ours._tokenizer._use_stemmer = True
+    ours._tokenizer._use_stemmer = 1  # any truthy value stems, as the tokenizer's own tokenize() does
     real._tokenizer = rs_tokenizers.DefaultTokenizer(True)
+    same()
+    ours._tokenizer._use_stemmer = True
     same()
     for scorer in (ours, real):  # split_summaries: nltk's sentences (or LookupError without punkt data)
         scorer._split_summaries = True

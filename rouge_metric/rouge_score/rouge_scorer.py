@@ -167,7 +167,8 @@ class _Plan:
             type(k) is str and k == i for k, i in self.keys)
         self.lcs = [t for t in names if t in _LCS_TYPES]
         try:
-            scorer = _core.RougeScorer(names, use_stemmer=tokenizer.use_stemmer, split_summaries=bool(split))
+            scorer = _core.RougeScorer(names, use_stemmer=bool(tokenizer.use_stemmer),
+                                     split_summaries=bool(split))
         except LookupError:  # no punkt data: the Python path raises it at rouge-score's step
             return
         self.scorer = scorer
