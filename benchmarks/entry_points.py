@@ -10,7 +10,8 @@ wall-clock and of CPU time:
   drop-in ``rouge_metric.rouge_score.rouge_scorer.RougeScorer`` (rouge1/2/L/Lsum, stemming), against the
   per-pair CPython floor ``rouge_limit_py`` of ``../shared/limit`` (its README builds it; ``--limit-data``,
   default ``$LIMIT_DATA`` or ``limit_data`` under the temp dir), on the limit's raw pairs of each corpus,
-  in one process. Ratio: floor time / our time (1 = the floor's speed).
+  in one process. Ratio: floor time / our time (1 = the floor's speed). Then the cost of one call alone:
+  the same three on a six-word pair (CPU time per call, ``8 * --rounds`` alternating rounds).
 - ``evaluate``: one fresh process per round. It times ``import evaluate`` and ``evaluate.load`` of this
   checkout's module (reported, not in the ratios), the module's first ``compute`` on ``--corpus``, its warm
   ``compute`` and ``Rouge.compute`` with the same settings and threads (all cores, both). Ratios: warm /
@@ -127,6 +128,34 @@ def pair_loops(args: argparse.Namespace) -> None:
             cells += [f"{n / mw[k]:,.0f}",
                       f"{median_ratio(wall['floor'], wall[k]):.3f}, {median_ratio(cpu['floor'], cpu[k]):.3f}"]
         print(f"| {corpus} | {n:,} | " + " | ".join(cells) + " |", flush=True)
+    call_cost(loops, args.rounds * 8)
+
+
+#: A short pair (every token in the limit's stem table): the per-pair loop's cost is then mostly the call's.
+SHORT_PAIR = ("the police said the man", "police said a man was")
+
+
+def call_cost(loops: Dict[str, Callable[[str, str], Any]], rounds: int, calls: int = 20000) -> None:
+    """CPU time per call of each loop on :data:`SHORT_PAIR`, alternating rounds of ``calls`` calls."""
+    target, prediction = SHORT_PAIR
+    cpu: Dict[str, List[float]] = {k: [] for k in loops}
+    names = list(loops)
+    for f in loops.values():
+        f(target, prediction)
+    for rnd in range(rounds):
+        for k in (names if rnd % 2 == 0 else names[::-1]):
+            f = loops[k]
+            c = time.process_time()
+            for _ in range(calls):
+                f(target, prediction)
+            cpu[k].append((time.process_time() - c) / calls * 1e9)
+    ns = {k: statistics.median(v) for k, v in cpu.items()}
+    print(f"\ncall: the six-word pair {SHORT_PAIR}, CPU ns per call, median of {rounds} alternating rounds of "
+          f"{calls:,} calls; ratio = floor time / ours")
+    print("| floor | RougeScorer | of floor | drop-in | of floor |")
+    print("|---:|---:|---:|---:|---:|")
+    print(f"| {ns['floor']:.0f} | {ns['RougeScorer']:.0f} | {median_ratio(cpu['floor'], cpu['RougeScorer']):.3f} "
+          f"| {ns['drop-in']:.0f} | {median_ratio(cpu['floor'], cpu['drop-in']):.3f} |", flush=True)
 
 
 # -------------------------------------------------------------------------------- the evaluate module

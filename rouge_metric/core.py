@@ -144,6 +144,11 @@ def native_available() -> bool:
     return _load_native() is not None
 
 
+def native_module() -> Optional[ModuleType]:
+    """The compiled extension, or None when it is not built (whatever :data:`ENV_VAR` asks for; no warning)."""
+    return _load_native()
+
+
 def get_backend(name: Optional[str] = None) -> str:
     """Resolve a backend request (``auto``/``python``/``native``; default: the environment variable)."""
     want = (name or requested_backend()).lower()

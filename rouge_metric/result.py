@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from ._record import Record
@@ -17,6 +16,8 @@ _HTML_STYLE = ('<style>.rm-result td,.rm-result th{padding:2px 8px;text-align:ri
 
 def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], caption: str, notes: Sequence[str]) -> str:
     """A notebook table: every cell and note is plain text, HTML-escaped here."""
+    from html import escape  # here: only a notebook asks (html.entities is a third of the package's import)
+
     th = "".join(f"<th>{escape(h)}</th>" for h in head)
     body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows)
     foot = "".join(f'<div class="rm-result-note">{escape(n)}</div>' for n in notes)

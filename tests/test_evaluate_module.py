@@ -377,6 +377,37 @@ def test_direct_compute_refuses_what_evaluates_path_refuses(module, monkeypatch,
     assert direct == own and direct[0] != "ok"
 
 
+def _kinds_of_input():
+    """The same examples in every container and mixture the module accepts, and some it refuses."""
+    np = pytest.importorskip("numpy")
+
+    preds, refs = PREDS[:3], [["the cat was on the mat", "a cat sat"], "hello there\ngeneral kenobi", ["text"]]
+    return [
+        (preds, refs), (tuple(preds), tuple(refs)), (np.array(preds), [np.array(r) if isinstance(r, list) else r
+                                                                       for r in refs]),
+        (preds, [tuple(r) if isinstance(r, list) else r for r in refs]), (iter(preds), iter(refs)),
+        (preds, [r if isinstance(r, str) else r[0] for r in refs]), (preds[:1], [["one"] * 9]),
+        (preds, [r if isinstance(r, list) else [r] for r in refs]),
+        ({"a": 1}, refs), (preds, refs[:2]), (preds, [1, "a", "b"]), (preds, [["a", 2], "a", "b"]),
+        (preds, [[], "a", "b"]), ([b"bytes"] + preds[1:], refs), (preds, [None, "a", "b"]),
+    ]
+
+
+@pytest.mark.parametrize("case", range(15))
+def test_direct_compute_takes_and_refuses_what_evaluates_path_does(module, monkeypatch, case):
+    """Every kind of container (lists, tuples, numpy arrays, iterators, mixed str and lists), scored or
+    refused, on the direct path and on evaluate's own (add_batch, the Arrow cache, compute): the same
+    result or the same error, and the module reusable afterwards."""
+    def call():
+        predictions, references = _kinds_of_input()[case]  # fresh iterators for each path
+        return module.compute(predictions=predictions, references=references, return_precision_recall=True)
+
+    direct, own = _both_paths(module, monkeypatch, call)
+    assert direct == own
+    assert module._direct_compute_possible() and module.compute(predictions=PREDS, references=REFS) == \
+        compute(predictions=PREDS, references=REFS).to_dict()
+
+
 def test_direct_compute_only_when_nothing_was_added(module, monkeypatch):
     """Data added before compute(predictions=...) is scored with it, on evaluate's own path."""
     module.add(prediction=PREDS[0], reference=REFS[0])
@@ -402,6 +433,39 @@ def test_direct_compute_leaves_no_cached_data(repo_dir, tmp_path, monkeypatch):
     # the same result and no cached data left on either path; evaluate's path also leaves its lock file
     assert direct[1][0] == own[1][0] and direct[1][1] == []
     assert [f for f in own[1][1] if not f.endswith(".lock")] == []
+
+
+DIRECT_WORKER = textwrap.dedent(
+    """
+    import json, sys
+    import evaluate
+    rank, world, cache, exp, preds, refs = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], \
+        json.loads(sys.argv[5]), json.loads(sys.argv[6])
+    m = evaluate.load("./rouge_metric", num_process=world, process_id=rank, experiment_id=exp, cache_dir=cache)
+    print(json.dumps([m._direct_compute_possible(), m.compute(predictions=preds, references=refs, use_stemmer=True)]))
+    """
+)
+
+
+@pytest.mark.integration
+def test_compute_with_the_input_in_several_processes_gathers_as_evaluate_does(repo_dir, tmp_path):
+    """num_process=2, each process giving its shard to compute(predictions=...): evaluate's own path
+    (no direct scoring), which gathers every shard on rank 0 and returns None elsewhere."""
+    preds = ["the cats are sitting %d" % i for i in range(9)] + PREDS
+    refs = [["a cat sat %d" % (i % 4), "cats sit"] for i in range(9)] + REFS
+    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1")
+    half = len(preds) // 2
+    procs = [
+        subprocess.Popen([sys.executable, "-c", DIRECT_WORKER, str(rank), "2", str(tmp_path), "exp-direct",
+                          json.dumps(p), json.dumps(r)], cwd=repo_dir, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+        for rank, (p, r) in enumerate([(preds[:half], refs[:half]), (preds[half:], refs[half:])])
+    ]
+    outs = [proc.communicate(timeout=240) for proc in procs]
+    assert all(proc.returncode == 0 for proc in procs), [o[1][-2000:] for o in outs]
+    (direct0, rank0), (direct1, rank1) = (json.loads(o[0].strip().splitlines()[-1]) for o in outs)
+    assert direct0 is direct1 is False and rank1 is None
+    assert rank0 == compute(predictions=preds, references=refs, use_stemmer=True).to_dict()
 
 
 def test_direct_compute_is_off_with_several_processes(repo_dir, tmp_path):

@@ -304,6 +304,36 @@ def test_native_results_are_invisible_to_the_cyclic_gc():
 
 
 @needs_native
+def test_score_types_of_any_tuple_layout():
+    """A namedtuple Score is allocated directly; a tuple subclass with a __dict__ goes through its own
+    allocator: both give their type, the floats, and a balanced type refcount."""
+    import collections
+    import sys
+
+    from rouge_metric.config import RougeConfig
+
+    class WithDict(tuple):
+        pass
+
+    Named = collections.namedtuple("Named", "p r f")
+    cfg = RougeConfig(rouge_types=["rouge1", "rougeL"])
+    want = Rouge(["rouge1", "rougeL"], backend="python").score(prediction="a b c", references="a c d")
+    for tp in (Named, WithDict):
+        scorer = native.Scorer(core.native_vocab("default", False), *core._scorer_args(cfg), tp)
+        before = sys.getrefcount(tp)
+        outs = [scorer.score("a b c", "a c d") for _ in range(1000)]
+        assert sys.getrefcount(tp) == before + 2000
+        out = outs[0]
+        assert all(type(s) is tp for s in out.values()) and {k: tuple(v) for k, v in out.items()} == {
+            k: tuple(v) for k, v in want.items()}
+        if tp is WithDict:  # its __dict__ slot was set up by its allocator
+            out["rouge1"].note = 1
+            assert vars(out["rouge1"]) == {"note": 1}
+        del outs, out
+        assert sys.getrefcount(tp) == before
+
+
+@needs_native
 def test_pair_function_scores_exact_str_and_hands_everything_else_to_its_fallback():
     import gc
     import weakref
@@ -353,6 +383,136 @@ def test_pair_function_scores_exact_str_and_hands_everything_else_to_its_fallbac
         return weakref.ref(holder)
 
     ref = make()
+    gc.collect()
+    assert ref() is None
+
+
+@needs_native
+def test_pair_method_runs_its_plan_only_while_every_check_holds():
+    """A PairMethod scores natively with the PairFunction of the plan in the instance's __dict__ only
+    while every check of that plan holds, and calls its fallback with the same arguments otherwise."""
+    import gc
+    import inspect
+    import weakref
+
+    rouge = Rouge(["rouge1", "rougeL"], use_stemmer=True)
+    scorer = core.native_scorer(rouge.config)
+    calls = []
+
+    def fallback(self, target, prediction):
+        """The Python method."""
+        calls.append((target, prediction))
+        return "fallback"
+
+    class Owner:
+        pass
+
+    class Setting:
+        pass
+
+    Owner.score = native.PairMethod(fallback, Owner, "_plan", 1)
+    pf = scorer.pair_function(True, False, None, lambda *a, **k: "declined")
+    obj, setting = Owner(), Setting()
+    items = ["rouge1", "rougeL"]
+    obj.types, obj.flag, setting.stem = items, True, "porter"
+    plan = native.PairPlan((None, pf), ("types", "flag"), (items, True), items, tuple(items),
+                           ((setting, "stem", "porter"),))
+    assert plan.functions == (None, pf) and plan.attributes == ("types", "flag") and plan.items is items
+    obj._plan = plan
+    want = rouge.score(prediction="the cats ran", references="a cat runs")
+
+    def ours(who=obj):
+        calls.clear()
+        return who.score("a cat runs", "the cats ran")
+
+    assert ours() == want and not calls
+    assert Owner.score(obj, "a cat runs", "the cats ran") == want and not calls  # from the class
+    bound = obj.score
+    assert bound("a cat runs", "the cats ran") == want and not calls  # a bound method
+    items[0] = "rouge" + "1"  # an equal str: the plan holds
+    assert ours() == want and not calls
+    other = Owner()  # the same settings set in another order: found by lookup, the plan holds
+    other._plan, other.flag, other.types = plan, True, items
+    assert ours(other) == want and not calls
+    for change, undo in [
+        (lambda: items.append("rouge2"), lambda: items.pop()),
+        (lambda: items.__setitem__(0, "rouge2"), lambda: items.__setitem__(0, "rouge1")),
+        (lambda: setattr(obj, "types", list(items)), lambda: setattr(obj, "types", items)),
+        (lambda: setattr(obj, "flag", 1), lambda: setattr(obj, "flag", True)),  # equal but not the same
+        (lambda: delattr(obj, "flag"), lambda: setattr(obj, "flag", True)),  # (back at the end of the dict)
+        (lambda: setattr(setting, "stem", "porter2"), lambda: setattr(setting, "stem", "porter")),
+        (lambda: delattr(setting, "stem"), lambda: setattr(setting, "stem", "porter")),
+        (lambda: delattr(obj, "_plan"), lambda: setattr(obj, "_plan", plan)),
+        (lambda: setattr(obj, "_plan", (plan,)), lambda: setattr(obj, "_plan", plan)),  # not a PairPlan
+    ]:
+        change()
+        assert ours() == "fallback" and calls == [("a cat runs", "the cats ran")]
+        undo()
+        assert ours() == want and not calls
+    for bad, exc in [(dict(functions=(lambda a, b: 0,)), TypeError), (dict(values=()), ValueError),
+                     (dict(attributes=(1, 2)), TypeError), (dict(items=("a",)), TypeError),
+                     (dict(snapshot=(1,)), TypeError), (dict(others=((setting, "stem"),)), TypeError)]:
+        args = dict(functions=(None, pf), attributes=("types", "flag"), values=(items, True))
+        args.update(bad)
+        with pytest.raises(exc):
+            native.PairPlan(**args)
+    # every other call goes to the fallback with its arguments: keywords, another count, a subclass
+    with pytest.raises(TypeError):
+        obj.score("a")
+    assert obj.score(target="a cat runs", prediction="the cats ran") == "fallback"
+
+    class Sub(Owner):
+        pass
+
+    sub = Sub()
+    sub.__dict__.update(obj.__dict__)
+    calls.clear()
+    assert sub.score("a cat runs", "the cats ran") == "fallback" and calls
+    # the PairFunction's own declines are its fallback's
+    assert obj.score(b"a", "b") == "declined"
+    assert obj.score("the dog", "a cat") == rouge.score(prediction="a cat", references="the dog")
+    # a plan without a native function for the method: the fallback
+    Owner.first = native.PairMethod(fallback, Owner, "_plan", 0)
+    calls.clear()
+    assert obj.first("a", "b") == "fallback" and calls
+    Owner.far = native.PairMethod(fallback, Owner, "_plan", 7)  # past the plan
+    assert obj.far("a", "b") == "fallback"
+
+    class Slotted:  # no __dict__: no plan
+        __slots__ = ()
+
+    Slotted.score = native.PairMethod(fallback, Slotted, "_plan", 1)
+    assert Slotted().score("a", "b") == "fallback"
+    # it looks like the method it stands for
+    assert Owner.__dict__["score"].__wrapped__ is fallback and Owner.score.__doc__ == fallback.__doc__
+    assert Owner.score.__name__ == "fallback" and "fallback" in repr(Owner.score)
+    assert str(inspect.signature(obj.score)) == "(target, prediction)"
+    assert inspect.ismethod(obj.score) and obj.score.__func__ is Owner.__dict__["score"]
+    with pytest.raises(TypeError, match="fallback"):
+        native.PairMethod(None, Owner, "_plan", 0)
+    with pytest.raises(TypeError, match="cls"):
+        native.PairMethod(fallback, obj, "_plan", 0)
+    with pytest.raises(ValueError, match="index"):
+        native.PairMethod(fallback, Owner, "_plan", -1)
+
+    def make():  # a cycle through the fallback is collected
+        class Cyclic:
+            pass
+
+        Cyclic.m = native.PairMethod(lambda self, a, b: Cyclic, Cyclic, "_plan", 0)
+        return weakref.ref(Cyclic)
+
+    ref = make()
+    gc.collect()
+    assert ref() is None
+
+    def cycle_through_a_plan():
+        holder = Owner()
+        holder._plan = native.PairPlan((pf,), ("me",), (holder,))
+        holder.me = holder
+        return weakref.ref(holder)
+
+    ref = cycle_through_a_plan()
     gc.collect()
     assert ref() is None
 

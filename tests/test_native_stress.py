@@ -699,6 +699,84 @@ def test_pair_path_owns_references_while_waiting_for_a_batch(entry):
     assert got == [want]
 
 
+@pytest.mark.parametrize("trigger", ["stemmer", "batch"])
+def test_pair_method_owns_its_plan_while_python_code_runs(trigger):
+    """A PairMethod finds its PairFunction in the instance's __dict__; the Python stemmer (or a third
+    thread, while the call waits for a batch's vocabulary without the GIL) drops that plan, the only
+    reference to the PairFunction and its Scorer: the call must keep them alive to its end."""
+    from rouge_metric.config import RougeConfig
+    from rouge_metric.result import Score
+
+    types = ("rouge1", "rougeL", "rougeLsum")
+    words = ["papa", "quebec", "romeo", "sierra", "tango"]
+    holding = threading.Event()
+    junk, fired = [], []
+
+    class Holder:
+        pass
+
+    holder = Holder()
+
+    def drop_plan():
+        fired.append(1)
+        holder.__dict__.clear()  # the plan, its PairFunction and the Scorer have no other reference
+        junk.append(_overwrite_freed_memory())
+
+    def stem(token):
+        if trigger == "stemmer" and not fired:
+            drop_plan()
+        if trigger == "batch" and not holding.is_set():
+            holding.set()
+            time.sleep(0.4)  # the batch holds vocab.mu; the GIL is released while it sleeps
+        return token
+
+    def fallback(*args, **kwargs):
+        raise AssertionError(f"fallback called with {args!r} {kwargs!r}")
+
+    cfg = RougeConfig(rouge_types=list(types))
+    vocab = native.Vocab(native.Tokenizer.default, stem, 3, False, False)
+    holder.plan = native.PairPlan((native.Scorer(vocab, *core._scorer_args(cfg), Score).pair_function(
+        False, True, None, fallback),), (), ())
+    Holder.score = native.PairMethod(fallback, Holder, "plan", 0)
+    batch_scorer = native.Scorer(vocab, *core._scorer_args(cfg), Score)  # the same vocabulary
+    refs = _fresh_texts(words, 6, f"m{trigger}")
+    pred = " ".join(words) + f" m{trigger}0x tail0"
+    want = _expected(types, pred, list(refs))
+    got, errors = [], []
+    calling = threading.Event()
+
+    def batch():
+        try:
+            batch_scorer.batch([f"batch words number {i} yankee{i}" for i in range(50)], ["batch words"] * 50, 1)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    def pair():
+        if trigger == "batch":
+            holding.wait()
+            calling.set()
+        try:
+            got.append(holder.score(pred, refs))
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    def drop():
+        calling.wait()
+        time.sleep(0.1)  # by then the pair call waits for vocab.mu without the GIL
+        drop_plan()
+
+    if trigger == "stemmer":
+        pair()
+    else:
+        threads = [threading.Thread(target=f) for f in (batch, pair, drop)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert fired and not errors, errors
+    assert got == [want] and "plan" not in holder.__dict__
+
+
 def test_id_batch_owns_sequences_while_a_signal_handler_runs():
     """The id reader checks for signals every 2**18 ids; a handler that empties the list being read
     must not make it read freed memory. The reader then sees the change and leaves the call to the

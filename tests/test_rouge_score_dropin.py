@@ -196,6 +196,103 @@ def test_settings_changed_between_calls_are_honoured():
     same()
 
 
+def _native_method(name):
+    """The drop-in's method `name` as the class holds it: a _native.PairMethod when the core is built."""
+    return rouge_scorer.RougeScorer.__dict__[name]
+
+
+def test_native_entry_points_follow_every_setting_rouge_score_reads():
+    """score and score_multi check in C, at every call, that each setting rouge-score reads is the
+    object the native plan was made for; any change (in place, a new object, the tokenizer's stemming,
+    split_summaries) takes the Python method, which re-plans, and the next calls are native again."""
+    pairs = [("The cats ran\nfast. Away.", "the cat runs\naway"), ("", "x y"), ("dogs and cats", "cats")]
+    state = {}
+
+    def make(module, types, stem):
+        state["types"] = types
+        return module.RougeScorer(types, use_stemmer=stem)
+
+    ours, real = make(rouge_scorer, ["rouge1", "rougeL"], True), make(rs_scorer, ["rouge1", "rougeL"], True)
+
+    def same():
+        for t, p in pairs:
+            for scorer_call in (lambda s: s.score(t, p), lambda s: s.score_multi([t, "cats run"], p)):
+                a, b = outcome(scorer_call, ours), outcome(scorer_call, real)
+                assert a == b if b[0] != "raised" else a[:2] == b[:2], (a, b)
+        native_plan = ours.__dict__.get("_native_plan")
+        if native_plan is not None:  # the plan of the next native calls is made for these very objects
+            checks = dict(zip(native_plan.attributes, native_plan.values))
+            assert checks["rouge_types"] is ours.rouge_types and checks["_tokenizer"] is ours._tokenizer
+            assert checks["_split_summaries"] is ours._split_summaries
+
+    same()
+    if type(_native_method("score")).__name__ == "PairMethod":
+        assert ours.__dict__["_native_plan"] is not None
+    ours.rouge_types[0] = "rouge" + "1"  # an equal str: the same plan
+    same()
+    for scorer in (ours, real):
+        scorer.rouge_types = list(scorer.rouge_types)  # an equal list, another object
+    same()
+    for scorer in (ours, real):
+        scorer.rouge_types.append("rougeLsum")
+    same()
+    ours._tokenizer._use_stemmer = False  # rouge-score's tokenizer keeps a stemmer or None instead
+    real._tokenizer._stemmer = None
+    same()
+    ours._tokenizer._use_stemmer = 1  # any truthy value stems, as the tokenizer's own tokenize() does
+    real._tokenizer = rs_tokenizers.DefaultTokenizer(True)
+    same()
+    ours._tokenizer._use_stemmer = True
+    same()
+    for scorer in (ours, real):  # split_summaries: nltk's sentences (or LookupError without punkt data)
+        scorer._split_summaries = True
+    same()
+    for scorer in (ours, real):
+        scorer._split_summaries = False
+        scorer.rouge_types = ("rouge2", "rougeL")  # a tuple
+    same()
+
+
+def test_native_entry_points_leave_subclasses_patches_and_introspection_as_python_has_them(monkeypatch):
+    import inspect
+
+    class Sub(rouge_scorer.RougeScorer):
+        pass
+
+    class RealSub(rs_scorer.RougeScorer):
+        pass
+
+    class Own(rouge_scorer.RougeScorer):
+        def score(self, target, prediction):
+            return "own"
+
+    for t, p in (("the cats ran", "a cat runs"), ("", "x")):
+        sub, real = Sub(["rouge1", "rougeL"], use_stemmer=True), RealSub(["rouge1", "rougeL"], use_stemmer=True)
+        for _ in range(2):
+            assert exact(sub.score(t, p)) == exact(real.score(t, p))
+            assert exact(sub.score_multi([t], p)) == exact(real.score_multi([t], p))
+            sub.rouge_types.append("rouge2")
+            real.rouge_types.append("rouge2")
+    assert Own(["rouge1"]).score("a", "b") == "own"
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    scorer.score("a b", "a")
+    monkeypatch.setattr(rouge_scorer.RougeScorer, "score", lambda self, t, p: "patched")
+    assert scorer.score("a b", "a") == "patched"
+    monkeypatch.undo()
+    scorer.score = lambda t, p: "instance"  # an instance attribute wins, as over a function
+    assert scorer.score("a b", "a") == "instance"
+    del scorer.score
+    real = rs_scorer.RougeScorer(["rouge1"])
+    for name in ("score", "score_multi"):
+        ours_m, real_m = getattr(scorer, name), getattr(real, name)
+        assert list(inspect.signature(ours_m).parameters) == list(inspect.signature(real_m).parameters)
+        assert ours_m.__name__ == real_m.__name__ and inspect.ismethod(ours_m)
+    for wrong in (lambda s: s.score("a"), lambda s: s.score("a", "b", "c"), lambda s: s.score(target="a", x="b")):
+        ours_error, real_error = outcome(wrong, scorer), outcome(wrong, real)
+        assert ours_error[:2] == real_error[:2] == ("raised", "TypeError")
+    assert exact(pickle.loads(pickle.dumps(scorer.score))("a b", "a")) == exact(real.score("a b", "a"))
+
+
 def test_int_zeros_and_str_subclasses_on_the_fast_path():
     """rougeL/rougeLsum of a text without tokens are int zeros, a zero score of texts with tokens float
     zeros; str subclasses and keywords take the steps, with the same result."""

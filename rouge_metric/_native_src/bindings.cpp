@@ -35,6 +35,7 @@
 #include "kernels_wlcs.hpp"
 #include "py_ids.hpp"
 #include "py_jieba.hpp"
+#include "py_pair.hpp"
 #include "py_scorer.hpp"
 #include "py_stemmers.hpp"
 #include "py_xlsum.hpp"
@@ -434,8 +435,17 @@ PYBIND11_MODULE(_native, m) {
         .def_readonly("scores", &Batch::scores)
         .def("__repr__", [](const Batch& b) { return "<rouge_metric._native.Batch of " + std::to_string(b.n) + " examples>"; });
 
+    m.def(
+        "plain_texts", [](py::handle preds, py::handle refs) { return plain_texts(preds.ptr(), refs.ptr()); },
+        py::arg("predictions"), py::arg("references"),
+        "Whether a batch is plain (inputs.plain_batch): lists of the same non-zero length, every prediction "
+        "a str, every reference a str or a non-empty list of str (exact types). O(texts).");
     ready_pair_fn_type();
     m.attr("PairFunction") = py::handle((PyObject*)&PAIR_FN_TYPE);
+    ready_pair_plan_type();
+    m.attr("PairPlan") = py::handle((PyObject*)&PAIR_PLAN_TYPE);
+    ready_pair_method_type();
+    m.attr("PairMethod") = py::handle((PyObject*)&PAIR_METHOD_TYPE);
     py::class_<PyScorer>(m, "Scorer", "The default pipeline and all kernels in C++, for one configuration.")
         .def(py::init<std::shared_ptr<Vocab>, py::list, Mode, FMeasure, double, py::object>(), py::arg("vocab"),
              py::arg("specs"), py::arg("mode"), py::arg("fmeasure"), py::arg("fparam"), py::arg("score_type"),

@@ -26,6 +26,7 @@
 //   py_ids.hpp     Python lists of int ids -> an interned id batch
 //   py_jieba.hpp   the jieba segmenter's model: loading it with Python's float parser and math.log, cuts
 //   py_scorer.hpp  the Python face of a Scorer: Score dicts, the Batch result
+//   py_pair.hpp    the per-pair entry points: PairFunction, PairMethod and its PairPlan
 //   bindings.cpp   the module: the host hooks, enums, classes and kernel functions
 #pragma once
 

@@ -1,17 +1,12 @@
 // Binding layer: the Python face of a Scorer (batch.hpp, ids.hpp): its configuration read from
 // Python (the _native.Kind / Mode / FMeasure enums, type names, the Score type), one example's
-// {type: Score} dict, a batch's result as a _native.Batch, and the per-pair _native.PairFunction (a
-// CPython type called by vectorcall, no pybind11 dispatch). Included by bindings.cpp only, after
-// pybind11.
+// {type: Score} dict, a batch's result as a _native.Batch, and the text reading of the per-pair
+// entry points (py_pair.hpp). Included by bindings.cpp only (through py_pair.hpp), after pybind11.
 //
 // Ownership: everything here runs with the GIL held; the core releases it inside Scorer::batch and
 // score_id_batch (host.hpp), after the texts were pinned (py_text.hpp) or the ids interned (py_ids.hpp),
 // and may release it inside Scorer::score_pair (waiting for a vocabulary that a batch holds), after the
 // texts were pinned or are arguments the caller holds (PairFunction).
-//
-// One file over 400 lines: every Python entry point of one Scorer (score, batch, batch_ids and the
-// PairFunction) shares its parsed configuration, its dict building and the text reading, and they
-// are read together when one changes.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -32,16 +27,50 @@ namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
 namespace py = pybind11;
 
+// Whether the Scores of type tp can be made by PyObject_GC_NewVar instead of tp_alloc: a tuple subclass
+// with the tuple's layout and nothing else (no __dict__, no __weakref__: a namedtuple, whose
+// __slots__ is empty) and the default allocator. Not on CPython 3.14 and later, whose tuples cache
+// their hash in a field that only the tuple's own allocation initialises.
+inline bool tuple_layout(PyTypeObject* tp) {
+#if PY_VERSION_HEX >= 0x030E0000
+    (void)tp;
+    return false;
+#else
+    bool plain = tp->tp_basicsize == PyTuple_Type.tp_basicsize && tp->tp_itemsize == PyTuple_Type.tp_itemsize &&
+                 tp->tp_dictoffset == 0 && tp->tp_weaklistoffset == 0 && tp->tp_alloc == PyType_GenericAlloc &&
+                 (tp->tp_flags & Py_TPFLAGS_HAVE_GC) && tp->tp_free == PyObject_GC_Del;
+#ifdef Py_TPFLAGS_MANAGED_DICT
+    plain = plain && !(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT);
+#endif
+#ifdef Py_TPFLAGS_MANAGED_WEAKREF
+    plain = plain && !(tp->tp_flags & Py_TPFLAGS_MANAGED_WEAKREF);
+#endif
+    return plain;
+#endif
+}
+
 // A Score (tuple subclass) of three floats. It cannot be part of a reference cycle, so it is untracked
 // by the cyclic GC (as CPython does for tuples of untracked objects itself), and so is the dict of a
 // result (it holds only str keys and such Scores; a later insertion of a tracked object tracks it
 // again). Millions of results then cost the collector nothing: without this, results kept in a
 // list triggered full collections whose cost grew with the heap (the per-pair benchmark ran 3x
-// slower in a process that held earlier results).
-inline PyObject* make_score(PyTypeObject* tp, const Triple& t) {
+// slower in a process that held earlier results). With `plain` (tuple_layout(tp)) the Score is
+// allocated untracked with its items set at once, which is what tp_alloc then untracking gives,
+// without its zeroing and its tracking.
+inline PyObject* make_score(PyTypeObject* tp, bool plain, const Triple& t) {
+    const double v[3] = {t.p, t.r, t.f};
+    if (plain) {
+        PyObject* x[3] = {PyFloat_FromDouble(v[0]), PyFloat_FromDouble(v[1]), PyFloat_FromDouble(v[2])};
+        PyObject* o = (!x[0] || !x[1] || !x[2]) ? nullptr : (PyObject*)PyObject_GC_NewVar(PyTupleObject, tp, 3);
+        if (!o) {
+            for (PyObject* f : x) Py_XDECREF(f);
+            throw py::error_already_set();
+        }
+        for (Py_ssize_t k = 0; k < 3; ++k) PyTuple_SET_ITEM(o, k, x[k]);
+        return o;
+    }
     PyObject* o = tp->tp_alloc(tp, 3);
     if (!o) throw py::error_already_set();
-    const double v[3] = {t.p, t.r, t.f};
     for (Py_ssize_t k = 0; k < 3; ++k) {
         PyObject* x = PyFloat_FromDouble(v[k]);
         if (!x) {
@@ -102,6 +131,7 @@ inline Mode mode_arg(py::handle v) {
 struct PyScorer {
     std::vector<py::object> names;  // (declared before core: its constructor fills them)
     py::object score_type;
+    bool plain_scores = false;  // tuple_layout(score_type)
     Scorer core;
 
     // specs: a list of (name, Kind, n, skip, unigrams, weight), one per rouge type.
@@ -130,13 +160,14 @@ struct PyScorer {
         : score_type(std::move(score_tp)), core(std::move(v), parse(spec_list, names), mode, Fm{fmeasure, fparam}) {
         if (!PyType_Check(score_type.ptr()) || !PyType_IsSubtype((PyTypeObject*)score_type.ptr(), &PyTuple_Type))
             throw py::type_error("score_type must be a tuple subclass");
+        plain_scores = tuple_layout((PyTypeObject*)score_type.ptr());
     }
 
     py::dict to_dict(const Triple* out) const {
         py::dict d;
         PyTypeObject* tp = (PyTypeObject*)score_type.ptr();
         for (size_t k = 0; k < names.size(); ++k) {
-            PyObject* s = make_score(tp, out[k]);
+            PyObject* s = make_score(tp, plain_scores, out[k]);
             if (PyDict_SetItem(d.ptr(), names[k].ptr(), s) < 0) {
                 Py_DECREF(s);
                 throw py::error_already_set();
@@ -289,167 +320,6 @@ struct PyScorer {
         return pack(out, (size_t)n, want_values, want_dicts);
     }
 };
-
-
-// The Python error of the C++ exception being handled, as the binding layer's dispatch sets it
-// (pybind11's default translation, and the module's translator of SignalRaised in bindings.cpp).
-inline void set_python_error() {
-    try {
-        throw;
-    } catch (py::error_already_set& e) {
-        e.restore();
-    } catch (const py::builtin_exception& e) {
-        e.set_error();
-    } catch (const SignalRaised&) {
-        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-    } catch (const std::bad_alloc& e) {
-        PyErr_SetString(PyExc_MemoryError, e.what());
-    } catch (const std::domain_error& e) {
-        PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const std::invalid_argument& e) {
-        PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const std::length_error& e) {
-        PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const std::out_of_range& e) {
-        PyErr_SetString(PyExc_IndexError, e.what());
-    } catch (const std::range_error& e) {
-        PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const std::overflow_error& e) {
-        PyErr_SetString(PyExc_OverflowError, e.what());
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-    } catch (...) {
-        PyErr_SetString(PyExc_RuntimeError, "Caught an unknown exception!");
-    }
-}
-
-// _native.PairFunction: one example's {type: Score} from a call f(a, b) with no binding-layer
-// dispatch (CPython's vectorcall straight into Scorer::score_pair), the per-pair entry point of
-// rouge-score's calling convention. It scores exact str input (see PyScorer::score_args); every other
-// call (other types, keywords, another number of arguments, a declined zero score) goes, with the
-// same arguments, to `fallback`, the caller's Python path, which validates and raises.
-struct PairFn {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject* owner;              // the _native.Scorer that owns sc (a reference: keeps sc alive)
-    PyObject* fallback;           // a callable
-    PyScorer* sc;
-    unsigned char* zero_decline;  // PyMem block of one flag per type, or nullptr
-    Mode mode;
-    bool refs_first;              // f(references, prediction) (rouge-score's order), else f(prediction, references)
-    bool refs_list;               // references: a list or tuple of str, else one str
-};
-
-inline PyObject* pair_fn_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
-    PairFn* f = (PairFn*)self;
-    if (!f->fallback) {  // cleared by the cyclic collector
-        PyErr_SetString(PyExc_RuntimeError, "rouge_metric._native.PairFunction: called after it was cleared");
-        return nullptr;
-    }
-    if (PyVectorcall_NARGS(nargsf) == 2 && !kwnames) {
-        PyObject* out = nullptr;
-        try {
-            out = f->sc->score_args(args[f->refs_first ? 1 : 0], args[f->refs_first ? 0 : 1], f->refs_list,
-                                    f->mode, f->zero_decline);
-        } catch (...) {
-            set_python_error();
-            return nullptr;
-        }
-        if (out) return out;
-    }
-    return PyObject_Vectorcall(f->fallback, args, nargsf, kwnames);
-}
-
-inline int pair_fn_traverse(PyObject* self, visitproc visit, void* arg) {
-    PairFn* f = (PairFn*)self;
-    Py_VISIT(f->owner);
-    Py_VISIT(f->fallback);
-    return 0;
-}
-
-// Breaks a cycle through the fallback (a bound method of the object that holds this function); the
-// owner, whose Scorer `sc` points into, stays until deallocation.
-inline int pair_fn_clear(PyObject* self) {
-    Py_CLEAR(((PairFn*)self)->fallback);
-    return 0;
-}
-
-inline void pair_fn_dealloc(PyObject* self) {
-    PairFn* f = (PairFn*)self;
-    PyObject_GC_UnTrack(self);
-    Py_CLEAR(f->fallback);
-    Py_CLEAR(f->owner);
-    PyMem_Free(f->zero_decline);
-    PyObject_GC_Del(self);
-}
-
-inline PyObject* pair_fn_repr(PyObject* self) {
-    PairFn* f = (PairFn*)self;
-    return PyUnicode_FromFormat("<rouge_metric._native.PairFunction (%s) of %zu types>",
-                                f->refs_first ? (f->refs_list ? "targets, prediction" : "target, prediction")
-                                              : (f->refs_list ? "prediction, references" : "prediction, reference"),
-                                f->sc->names.size());
-}
-
-inline PyTypeObject PAIR_FN_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
-
-// Called once when the module is made.
-inline void ready_pair_fn_type() {
-    PyTypeObject& t = PAIR_FN_TYPE;
-    t.tp_name = "rouge_metric._native.PairFunction";
-    t.tp_doc = "f(a, b) -> {type: Score}: one example scored natively (Scorer.pair_function).";
-    t.tp_basicsize = sizeof(PairFn);
-    t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
-    t.tp_vectorcall_offset = offsetof(PairFn, vectorcall);
-    t.tp_call = PyVectorcall_Call;
-    t.tp_traverse = pair_fn_traverse;
-    t.tp_clear = pair_fn_clear;
-    t.tp_dealloc = pair_fn_dealloc;
-    t.tp_repr = pair_fn_repr;
-    if (PyType_Ready(&t) < 0) throw py::error_already_set();
-}
-
-// A PairFunction of the Scorer `owner` (see Scorer.pair_function in bindings.cpp).
-inline py::object make_pair_fn(py::object owner, bool refs_first, bool refs_list, py::handle mode,
-                               py::object fallback, py::handle zero_decline) {
-    PyScorer& sc = owner.cast<PyScorer&>();
-    if (!PyCallable_Check(fallback.ptr())) throw py::type_error("fallback: expected a callable");
-    const Mode md = mode.is_none() ? sc.core.mode : mode_arg(mode);
-    const size_t T = sc.names.size();
-    unsigned char* flags = nullptr;
-    if (!zero_decline.is_none()) {
-        if (!PySequence_Check(zero_decline.ptr()) || (size_t)PySequence_Size(zero_decline.ptr()) != T) {
-            PyErr_Clear();
-            throw py::value_error("zero_decline: expected None or one bool per rouge type (" + std::to_string(T) + ")");
-        }
-        py::sequence seq = py::reinterpret_borrow<py::sequence>(zero_decline);
-        flags = (unsigned char*)PyMem_Malloc(T ? T : 1);
-        if (!flags) throw std::bad_alloc();
-        for (size_t t = 0; t < T; ++t) {
-            int v = PyObject_IsTrue(py::object(seq[t]).ptr());
-            if (v < 0) {
-                PyMem_Free(flags);
-                throw py::error_already_set();
-            }
-            flags[t] = (unsigned char)v;
-        }
-    }
-    PairFn* f = PyObject_GC_New(PairFn, &PAIR_FN_TYPE);
-    if (!f) {
-        PyMem_Free(flags);
-        throw py::error_already_set();
-    }
-    f->vectorcall = pair_fn_call;
-    f->owner = owner.release().ptr();
-    f->fallback = fallback.release().ptr();
-    f->sc = &sc;
-    f->zero_decline = flags;
-    f->mode = md;
-    f->refs_first = refs_first;
-    f->refs_list = refs_list;
-    PyObject_GC_Track((PyObject*)f);
-    return py::reinterpret_steal<py::object>((PyObject*)f);
-}
 
 }  // namespace
 }  // namespace rouge

@@ -94,5 +94,24 @@ inline bool get_refs(PyObject* refs, std::vector<Text>& out, Pins& pins) {
     return true;
 }
 
+// Whether a batch is plain: two lists of the same non-zero length, every prediction an exact str,
+// every reference an exact str or a non-empty list of exact str (inputs.plain_batch, its Python
+// twin). GIL held; only exact types are read, so no Python code runs. O(texts).
+inline bool plain_texts(PyObject* preds, PyObject* refs) {
+    if (!PyList_CheckExact(preds) || !PyList_CheckExact(refs)) return false;
+    const Py_ssize_t n = PyList_GET_SIZE(preds);
+    if (n == 0 || PyList_GET_SIZE(refs) != n) return false;
+    for (Py_ssize_t i = 0; i < n; ++i)
+        if (!PyUnicode_CheckExact(PyList_GET_ITEM(preds, i))) return false;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject* r = PyList_GET_ITEM(refs, i);
+        if (PyUnicode_CheckExact(r)) continue;
+        if (!PyList_CheckExact(r) || PyList_GET_SIZE(r) == 0) return false;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(r); ++j)
+            if (!PyUnicode_CheckExact(PyList_GET_ITEM(r, j))) return false;
+    }
+    return true;
+}
+
 }  // namespace
 }  // namespace rouge

@@ -23,7 +23,11 @@ Two paths, one result:
 - the fast path: the default tokenizer (:class:`~rouge_metric.rouge_score.tokenizers.DefaultTokenizer`),
   a list or tuple of valid types and ``str`` texts score through :class:`rouge_metric.RougeScorer`
   (the whole pipeline native when built, bit-for-bit rouge-score's floats): nothing in those calls can
-  fail or be observed, so they need not be replayed;
+  fail or be observed, so they need not be replayed. With the native core built, ``score`` and
+  ``score_multi`` are native methods that check, at every call and without running Python code, that
+  the settings are still those the fast path was planned for (the same ``rouge_types`` object with
+  equal items, the same ``_tokenizer`` stemming as it did, the same ``_split_summaries``), and run the
+  Python methods below for every other call, which plan again;
 - every other call (a custom tokenizer, bytes, an invalid type or text) runs the steps above in
   Python, tokens go to the kernels through :meth:`rouge_metric.Rouge.pair_stats`.
 
@@ -58,6 +62,7 @@ import re
 import weakref
 from typing import Any, Dict, List, Optional, Tuple
 
+from .. import core as _backends
 from .. import scoring as _core
 from . import scoring, tokenizers
 from .scoring import Score
@@ -68,6 +73,9 @@ __all__ = ["RougeScorer"]
 _NGRAM = re.compile(r"rouge[0-9]$")
 _ZERO = Score(precision=0, recall=0, fmeasure=0)
 _LCS_TYPES = ("rougeL", "rougeLsum")
+
+#: The instance attribute that holds the plan of the native ``score``/``score_multi`` (_Plan.native_plan).
+_NATIVE_PLAN = "_native_plan"
 
 _PUNKT_HELP = (
     "rougeLsum with split_summaries=True splits sentences with nltk.sent_tokenize, which needs nltk's "
@@ -123,22 +131,33 @@ def _tokens(value: Any, text: Any) -> List[Any]:
     raise _not_tokens(value, text)
 
 
+def _stem_flag(tokenizer: Any) -> Any:
+    """What a :class:`~rouge_metric.rouge_score.tokenizers.DefaultTokenizer` stems by (its ``_use_stemmer``
+    as stored), or None for any other tokenizer."""
+    if type(tokenizer) is not tokenizers.DefaultTokenizer:
+        return None
+    return vars(tokenizer).get("_use_stemmer")
+
+
 class _Plan:
     """What one state of (rouge_types, tokenizer, split_summaries) scores on the fast path."""
 
-    __slots__ = ("types", "source", "tokenizer", "split", "scorer", "score", "score_multi", "keys", "identity",
-                 "lcs", "fast", "fast_multi")
+    __slots__ = ("types", "source", "tokenizer", "stem", "split", "scorer", "score", "score_multi", "keys",
+                 "identity", "lcs", "fast", "fast_multi", "native", "native_types")
 
     def __init__(self, types: Any, tokenizer: Any, split: Any) -> None:
         self.types = type(types)(types)  # a copy of the list or tuple (compared at every call)
         self.source = types  # the object it was copied from (the fast path's first check)
         self.tokenizer = tokenizer
+        self.stem = _stem_flag(tokenizer)
         self.split = split
         self.scorer: Optional[_core.RougeScorer] = None
         self.score: Any = None
         self.score_multi: Any = None
         self.fast: Any = None
         self.fast_multi: Any = None
+        self.native: Any = None
+        self.native_types: Any = None
         internal = [_classify(t) for t in self.types]
         if not internal or None in internal or type(tokenizer) is not tokenizers.DefaultTokenizer:
             return  # every call takes the Python path, which raises what rouge-score raises
@@ -148,12 +167,36 @@ class _Plan:
             type(k) is str and k == i for k, i in self.keys)
         self.lcs = [t for t in names if t in _LCS_TYPES]
         try:
-            scorer = _core.RougeScorer(names, use_stemmer=tokenizer.use_stemmer, split_summaries=bool(split))
+            scorer = _core.RougeScorer(names, use_stemmer=bool(tokenizer.use_stemmer),
+                                     split_summaries=bool(split))
         except LookupError:  # no punkt data: the Python path raises it at rouge-score's step
             return
         self.scorer = scorer
         self.score = scorer.score
         self.score_multi = scorer.score_multi
+
+    def fits(self, types: Any, tokenizer: Any, split: Any) -> bool:
+        """True when these settings are the plan's: the same tokenizer (stemming as it did) and
+        ``split_summaries`` objects, and rouge types equal to the plan's."""
+        return (tokenizer is self.tokenizer and split is self.split and _stem_flag(tokenizer) is self.stem
+                and self.types == types)
+
+    def native_plan(self, types: Any) -> Any:
+        """The plan of the native ``score``/``score_multi`` (a ``_native.PairPlan``) while the scorer's
+        settings are these very objects: ``rouge_types`` is ``types`` (a list: with the plan's items),
+        ``_tokenizer`` and ``_split_summaries`` the plan's, the tokenizer's ``_use_stemmer`` unchanged;
+        None when the plan has no native entry points."""
+        if self.fast is None:
+            return None
+        if self.native_types is not types:
+            native = _backends.native_module()
+            # the attributes in the order __init__ sets them: each is then checked without hashing
+            self.native = native.PairPlan(
+                (self.fast, self.fast_multi), ("rouge_types", "_tokenizer", "_split_summaries"),
+                (types, self.tokenizer, self.split), types if type(types) is list else None, tuple(self.types),
+                ((self.tokenizer, "_use_stemmer", self.stem),))
+            self.native_types = types
+        return self.native
 
     def bind_fast(self, score: Any, score_multi: Any) -> None:
         """The native entry points of this plan (:meth:`rouge_metric.RougeScorer.pair_function`), when its
@@ -203,6 +246,7 @@ class RougeScorer(scoring.BaseScorer):
 
     def __init__(self, rouge_types: Any, use_stemmer: bool = False, split_summaries: bool = False,
                  tokenizer: Any = None) -> None:
+        self._native_plan: Any = None  # the first attribute: the native methods find it without hashing
         self.rouge_types = rouge_types
         self._tokenizer = tokenizer if tokenizer else tokenizers.DefaultTokenizer(use_stemmer)
         self._split_summaries = split_summaries
@@ -214,6 +258,7 @@ class RougeScorer(scoring.BaseScorer):
                 "_split_summaries": self._split_summaries}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
+        self._native_plan = None
         self.rouge_types = state["rouge_types"]
         self._tokenizer = state["_tokenizer"]
         self._split_summaries = state["_split_summaries"]
@@ -221,13 +266,14 @@ class RougeScorer(scoring.BaseScorer):
         self._kernels = {}
 
     def _plan(self) -> Optional[_Plan]:
-        """The fast-path plan of the current settings, or None when ``rouge_types`` is not a list/tuple."""
+        """The fast-path plan of the current settings, or None when ``rouge_types`` is not a list/tuple;
+        it also keeps the plan of the native ``score``/``score_multi`` up to date (``_native_plan``)."""
         types = self.rouge_types
         if type(types) is not list and type(types) is not tuple:
+            self.__dict__[_NATIVE_PLAN] = None
             return None
         plan = self._plan_cache
-        if (plan is None or plan.tokenizer is not self._tokenizer or plan.split is not self._split_summaries
-                or plan.types != types):
+        if plan is None or not plan.fits(types, self._tokenizer, self._split_summaries):
             plan = self._plan_cache = _Plan(types, self._tokenizer, self._split_summaries)
             # The plan's native entry points fall back to this scorer's steps through a weak reference
             # (no cycle: a scorer is freed as soon as it is dropped); they are called only from
@@ -236,16 +282,21 @@ class RougeScorer(scoring.BaseScorer):
             plan.bind_fast(lambda target, prediction: me()._score(target, prediction),  # type: ignore[union-attr]
                            lambda targets, prediction: me()._score_multi(targets, prediction))  # type: ignore[union-attr]
         plan.source = types
+        native = plan.native_plan(types)
+        if self.__dict__.get(_NATIVE_PLAN) is not native:
+            self.__dict__[_NATIVE_PLAN] = native
         return plan
 
     # -------------------------------------------------------------------------------------- scoring
     # score and score_multi: the plan's native entry point while the settings are the plan's (the same
     # rouge_types object, its items unchanged, the same tokenizer and split_summaries), else the steps.
+    # With the native core built, both are _native.PairMethods (installed below the class) that make
+    # this check in C on the instance's _native_plan and call these methods for everything else.
     def _live_plan(self) -> Any:
         """The cached plan while the settings are still its own, else None."""
         plan = self._plan_cache
-        if (plan is not None and plan.source is self.rouge_types and plan.types == plan.source
-                and plan.tokenizer is self._tokenizer and plan.split is self._split_summaries):
+        if (plan is not None and plan.source is self.rouge_types
+                and plan.fits(plan.source, self._tokenizer, self._split_summaries)):
             return plan
         return None
 
@@ -364,3 +415,19 @@ class RougeScorer(scoring.BaseScorer):
         ts = [_tokens(s, target) for s in target_sents]
         ps = [_tokens(s, prediction) for s in prediction_sents]
         return self._stats_score("rougeLsum", (None, ps), (None, ts))
+
+
+def _native_entry_points() -> None:
+    """With the native core built, ``RougeScorer.score`` and ``score_multi`` are ``_native.PairMethod``s
+    over the methods above: a call ``scorer.score(target, prediction)`` on an instance of the class
+    itself runs its plan's native entry point (:meth:`_Plan.native_plan`) with no Python code while the
+    settings are the plan's, checked in C (each setting is the same object, the list's items equal); any
+    other call, setting or subclass instance runs the Python method, which re-plans."""
+    native = _backends.native_module()
+    if native is None or not hasattr(native, "PairPlan"):  # pragma: no cover - no native core
+        return
+    for index, name in enumerate(("score", "score_multi")):
+        setattr(RougeScorer, name, native.PairMethod(RougeScorer.__dict__[name], RougeScorer, _NATIVE_PLAN, index))
+
+
+_native_entry_points()
