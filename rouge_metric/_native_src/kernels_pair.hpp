@@ -21,6 +21,7 @@
 
 #include "common.hpp"
 #include "kernels_lcs.hpp"
+#include "kernels_lsum.hpp"
 #include "kernels_ngram.hpp"
 #include "workspace.hpp"
 
