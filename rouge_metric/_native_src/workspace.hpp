@@ -51,6 +51,12 @@ struct BigramSlot {
     int32_t cnt;
 };
 
+// A line of rougeLsum's reduced reference (kernels_lsum.hpp): tokens [beg, beg + len); a short line sits
+// in lane `lane` at bits [off, off + len), a long one has lane UINT32_MAX.
+struct LsumLine {
+    uint32_t beg, len, lane, off;
+};
+
 struct Workspace {
     // Dense by token id, always left zeroed (UINT32_MAX for slot/first).
     std::vector<int32_t> cnt_a, cnt_b;
@@ -82,6 +88,13 @@ struct Workspace {
     std::vector<uint16_t> big2;
     std::vector<BigramSlot> bslots;  // left free (key 0)
     std::vector<uint32_t> bslot_of;
+    // kernels_lsum.hpp: match masks by per-pair id, as they are and bit-reversed (left zeroed), the columns
+    // of one prediction line, the lines and, per lane, guard bits, line ends, cursors, marked rows and the
+    // tokens of its bits; the prediction's tokens the reference has and its lines' bounds.
+    std::vector<uint64_t> lpm, lcol, lguard, lend, lcur, lunion;
+    std::vector<int32_t> ltok, lcolt;
+    std::vector<uint32_t> lcolb;
+    std::vector<LsumLine> llines;
     Poll* poll = nullptr;  // this thread's interruption checks (none: never stops)
     Limits limits;         // a copy of the limits taken by the owner at the start of a call
 
@@ -121,6 +134,7 @@ struct Workspace {
         drop(masks), drop(occ), drop(occ_start), drop(occ_fill), drop(rows), drop(V), drop(pos), drop(marked), drop(nxt);
         drop(distinct), drop(bits), drop(wrows), drop(wmask), drop(powk), drop(g1), drop(g2), drop(h1), drop(h2);
         drop(rref), drop(rpred), drop(touched), drop(pc), drop(rc), drop(bslots), drop(bslot_of), drop(lref.ids), drop(lpred.ids), drop(rsum.ids);
+        drop(lpm), drop(lcol), drop(lguard), drop(lend), drop(lcur), drop(lunion), drop(ltok), drop(lcolt), drop(lcolb), drop(llines);
         if (big(table.slots)) table = PairTable();
     }
 };

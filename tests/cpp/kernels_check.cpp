@@ -435,6 +435,84 @@ void check_pairs(int rounds, bool tiny) {
     expect_eq("rouge2 hash-table pairs checked", hashed > 0, true, "check_pairs");
 }
 
+// rougeLsum's column walks (kernels_lsum.hpp, lsum_hits) against rouge-score's _summary_level_lcs, on
+// both sides of each cut-over: references of many short lines (several per 64-bit lane, up to a
+// hundred lanes), lines of exactly 64 and 65 tokens, long lines of up to 21 words (past the widths
+// fixed at compile time), prediction lines with tokens the reference lacks (runs of them, and of
+// tokens one lane lacks, are cut to one column); each pair under the default limits, under limits that
+// split the lanes into groups of 1 to 3, and under limits that send it to union_lcs_marks (lsum_hits
+// declines); lsum_hits directly and through pair_stats (which also takes union_lcs_marks on reduced
+// references of at most LSUM_LANES_FROM tokens). The masks are left zeroed.
+void check_lsum(int rounds) {
+    Workspace ws;
+    const int32_t alphas[] = {1, 2, 3, 6, 20, 200, 3000};
+    const size_t ref_lines[] = {1, 2, 3, 5, 12, 40, 300};
+    const size_t line_lens[] = {0, 1, 2, 3, 5, 9, 13, 20, 31, 40, 63, 64, 65, 100, 128, 129, 200, 520, 1100, 1300};
+    const size_t pred_lens[] = {1, 2, 3, 5, 9, 15, 30, 63, 64, 65, 130, 300};
+    int taken = 0, grouped = 0, declined = 0;
+    for (int it = 0; it < rounds; ++it) {
+        const int32_t alpha = alphas[pick(sizeof alphas / sizeof alphas[0])];
+        const size_t nr = ref_lines[pick(sizeof ref_lines / sizeof ref_lines[0])];
+        Sents rs, ps;
+        size_t total = 0;
+        for (size_t q = 0; q < nr && total < 4000; ++q) {
+            // mostly short lines; a long one now and then, fewer when there are many lines
+            size_t len = line_lens[pick(nr > 12 ? 12 : sizeof line_lens / sizeof line_lens[0])];
+            rs.push_back(random_tokens(len, alpha));
+            total += len;
+        }
+        const size_t np = 1 + pick(8);
+        for (size_t q = 0; q < np; ++q) {
+            Tokens t = random_tokens(pred_lens[pick(sizeof pred_lens / sizeof pred_lens[0])], alpha + 4);  // some absent
+            ps.push_back(t);
+        }
+        for (Sents* ss : {&rs, &ps})
+            for (Tokens& t : *ss)
+                for (int32_t& x : t) x = 5 * x + 1;
+        Doc rd = doc_of(rs), pd = doc_of(ps);
+        const std::string where = "ref=" + show(rs) + " pred=" + show(ps);
+        const int64_t want = std::get<0>(union_lcs_oracle(rs, ps));
+        ws.ensure((size_t)(alpha + 4) * 5 + 2);
+        for (int lim = 0; lim < 3; ++lim) {
+            ws.limits = Limits();
+            const size_t K = pair_local_ids(ws, pd, rd);
+            reduce_sum_ref(ws);
+            if (ws.rsum.ids.empty()) {
+                expect_eq("no common token: no rougeLsum hit", want, (int64_t)0, where);
+                break;
+            }
+            if (lim == 1) ws.limits.mask_bytes = 16 * (K + 1) * (1 + pick(3));  // lanes in groups of 1 to 3
+            if (lim == 2) ws.limits.mask_bytes = 8;                            // declined: union_lcs_marks
+            int64_t h = -1;
+            const bool ok = lsum_hits(ws, K, h);
+            bool long_line = false;
+            for (size_t q = 0; q < ws.rsum.nsent(); ++q) long_line |= ws.rsum.sb[2 * q + 1] - ws.rsum.sb[2 * q] > 64;
+            const size_t lanes = ws.lguard.size();
+            if (lim < 2) {
+                expect_eq("lsum_hits runs within the limits", ok || (lim == 1 && long_line), true, where);
+                if (ok) {
+                    expect_eq("lsum_hits (rouge-score _summary_level_lcs)", h, want, where + " limits " + std::to_string(lim));
+                    ++taken;
+                    grouped += lim == 1 && lanes > 0;
+                }
+            } else {
+                expect_eq("lsum_hits declines beyond the limits", ok, false, where);
+                ++declined;
+            }
+            // pair_stats (lsum_hits or union_lcs_marks behind it) under the same limits
+            Spec s{Kind::LCSUM, 0, 0, false, 0.0};
+            Stats got;
+            pair_stats(ws, &s, 1, pd, rd, false, &got, 1);
+            expect_eq("pair_stats rougeLsum", (int64_t)got.hit, want, where + " limits " + std::to_string(lim));
+            bool clean = true;
+            for (uint64_t x : ws.lpm) clean &= x == 0;
+            for (int32_t x : ws.local) clean &= x == 0;
+            expect_eq("lsum_hits left its masks zeroed", clean, true, where);
+        }
+    }
+    expect_eq("lsum_hits: pairs checked", taken > 0 && grouped > 0 && declined > 0, true, "check_lsum");
+}
+
 // A text batch through the Python-free pipeline: Vocab (default tokenizer, an external stemmer for
 // the words it takes: the deferred path), Scorer::batch on 1 and 3 threads, Scorer::score_pair.
 void check_batch() {
@@ -621,6 +699,7 @@ int main(int argc, char** argv) {
     check_kernels(rounds, true);
     check_pairs(rounds, false);
     check_pairs(rounds, true);
+    check_lsum(rounds / 2);
     check_batch();
     check_jieba(rounds);
     check_fixed_sum(rounds * 4);
