@@ -36,13 +36,7 @@ inline U32 stem_danish(const Input& in) {
     using namespace danish;
     if (in.stop.count(in.lower)) return in.lower;
     Word w{in.lower, r1_start(in.lower, VOWELS)};
-    if (const Suffix* s = first_in_r1(w, STEP1)) {
-        if (same(*s, U"s")) {
-            if (stem::in(w.from_end(2), S_ENDING)) w.cut(1);
-        } else {
-            w.cut(s->size);
-        }
-    }
+    if (const Suffix* s = first_in_r1(w, STEP1)) cut_step1(w, *s, S_ENDING);
     if (first_in_r1(w, STEP2)) w.cut(1);
     if (w.r1_ends(U"igst")) w.cut(2);
     if (const Suffix* s = first_in_r1(w, STEP3)) {

@@ -47,6 +47,16 @@ inline const Suffix* first_in_r1(const Word& word, const Suffix (&list)[N]) {
     return nullptr;
 }
 
+// Step 1 of the Danish and Swedish stemmers once R1 holds `suffix`: a final "s" is cut only after a letter of
+// `s_ending`, any other suffix is cut whole. (Norwegian's step 1 has its own rules for "s" and "erte"/"ert".)
+inline void cut_step1(Word& word, const Suffix& suffix, const char32_t* s_ending) {
+    if (same(suffix, U"s")) {
+        if (in(word.from_end(2), s_ending)) word.cut(1);
+    } else {
+        word.cut(suffix.size);
+    }
+}
+
 }  // namespace scandinavian
 }  // namespace stem
 }  // namespace rouge

@@ -34,13 +34,7 @@ inline U32 stem_swedish(const Input& in) {
     using namespace swedish;
     if (in.stop.count(in.lower)) return in.lower;
     Word w{in.lower, r1_start(in.lower, VOWELS)};
-    if (const Suffix* s = first_in_r1(w, STEP1)) {
-        if (same(*s, U"s")) {
-            if (stem::in(w.from_end(2), S_ENDING)) w.cut(1);
-        } else {
-            w.cut(s->size);
-        }
-    }
+    if (const Suffix* s = first_in_r1(w, STEP1)) cut_step1(w, *s, S_ENDING);
     if (first_in_r1(w, STEP2)) w.cut(1);
     if (const Suffix* s = first_in_r1(w, STEP3)) w.cut(same(*s, U"fullt") || same(*s, U"löst") ? 1 : s->size);
     return w.w;
