@@ -51,12 +51,6 @@ struct Language {
 };
 
 // ------------------------------------------------------------------------------- small helpers
-// Python's `s.endswith(suffix)` for a suffix written as a UTF-32 literal.
-inline bool ends_with(const U32& s, const char32_t* suffix) {
-    size_t n = std::char_traits<char32_t>::length(suffix);
-    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
-
 // Python's `c in chars` for a set of characters written as a UTF-32 literal.
 inline bool in(char32_t c, const char32_t* chars) {
     for (; *chars; ++chars)
