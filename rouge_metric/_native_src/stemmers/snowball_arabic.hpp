@@ -24,7 +24,6 @@
 
 #include <cstddef>
 
-#include "snowball_suffixes.hpp"
 #include "stem_common.hpp"
 
 namespace rouge {
@@ -42,13 +41,9 @@ struct Token {
     size_t b = 0;
 
     size_t size() const { return s.size() - b; }
-    bool starts(const Suffix& p) const {  // (a prefix, here)
-        if (size() < p.size) return false;
-        for (size_t i = 0; i < p.size; ++i)
-            if (s[b + i] != p.text[i]) return false;
-        return true;
-    }
-    bool ends(const Suffix& x) const { return size() >= x.size && stem::ends(s, x); }
+    View view() const { return View(s.data() + b, size()); }
+    bool starts(View p) const { return startswith(view(), p); }
+    bool ends(View x) const { return endswith(view(), x); }
     bool ends(char32_t c) const { return size() >= 1 && s.back() == c; }
     bool starts(char32_t c) const { return size() >= 1 && s[b] == c; }
     void cut(size_t k) { s.resize(s.size() - k); }  // the original's token[:-k], k <= size() at every use
@@ -65,32 +60,29 @@ struct Flags {
 // Verb step 1: ه ك (length >= 4), ني نا ها هم هن كم كن (>= 5), هما كما كمو (>= 6), in this order; sets the
 // instance's never-reset flag.
 inline void verb_step1(Token& t, bool& step1_success) {
-    static constexpr Suffix SUFFIXES[] = {U"ه", U"ك", U"ني", U"نا", U"ها", U"هم",
-                                          U"هن", U"كم", U"كن", U"هما", U"كما", U"كمو"};
-    for (const Suffix& x : SUFFIXES) {
-        const size_t n = x.size;
-        if (t.ends(x) && t.size() >= n + 3) {
-            t.cut(n);
-            step1_success = true;
-            return;
-        }
+    static constexpr Suffixes SUFFIXES{U"ه", U"ك", U"ني", U"نا", U"ها", U"هم",
+                                       U"هن", U"كم", U"كن", U"هما", U"كما", U"كمو"};
+    if (const Lit* x = SUFFIXES.each(t.view(), [&](const Lit& l) { return t.size() >= l.n + 3; })) {
+        t.cut(x->n);
+        step1_success = true;
     }
 }
 
 // Verb step 2a (only on a token longer than 3): ت ا ن ي (one letter), نا تا تن (length >= 5), ان ون ين
 // (longer than 5), تما (>= 6).
 inline void verb_step2a(Token& t, Flags& f) {
-    static constexpr Suffix SUFFIXES[] = {U"ت",  U"ا",  U"ن",  U"ي",  U"نا", U"تا",
-                                          U"تن", U"ان", U"ون", U"ين", U"تما"};
-    for (const Suffix& x : SUFFIXES) {
-        if (!(t.ends(x) && t.size() > 3)) continue;
-        const size_t n = x.size, len = t.size();
-        const bool present = n == 2 && (x.text[0] == U'ا' || x.text[0] == U'و' || x.text[0] == U'ي');
-        if ((n == 1 && len >= 4) || (n == 2 && !present && len >= 5) || (present && len > 5) || (n == 3 && len >= 6)) {
-            t.cut(n);
-            f.verb2a = true;
-            return;
-        }
+    static constexpr Suffixes SUFFIXES{U"ت",  U"ا",  U"ن",  U"ي",  U"نا", U"تا",
+                                       U"تن", U"ان", U"ون", U"ين", U"تما"};
+    const size_t len = t.size();
+    if (len <= 3) return;
+    if (const Lit* x = SUFFIXES.each(t.view(), [&](const Lit& l) {
+            const size_t n = l.n;
+            const bool present = n == 2 && (l.s[0] == U'ا' || l.s[0] == U'و' || l.s[0] == U'ي');
+            return (n == 1 && len >= 4) || (n == 2 && !present && len >= 5) || (present && len > 5) ||
+                   (n == 3 && len >= 6);
+        })) {
+        t.cut(x->n);
+        f.verb2a = true;
     }
 }
 
@@ -115,14 +107,8 @@ inline void verb_step2b(Token& t, Flags& f) {
 
 // Noun step 1a: ي ك ه (length >= 4), نا كم ها هن هم (>= 5), كما هما (>= 6), in this order.
 inline void noun_step1a(Token& t) {
-    static constexpr Suffix SUFFIXES[] = {U"ي", U"ك", U"ه", U"نا", U"كم", U"ها", U"هن", U"هم", U"كما", U"هما"};
-    for (const Suffix& x : SUFFIXES) {
-        const size_t n = x.size;
-        if (t.ends(x) && t.size() >= n + 3) {
-            t.cut(n);
-            return;
-        }
-    }
+    static constexpr Suffixes SUFFIXES{U"ي", U"ك", U"ه", U"نا", U"كم", U"ها", U"هن", U"هم", U"كما", U"هما"};
+    if (const Lit* x = SUFFIXES.each(t.view(), [&](const Lit& l) { return t.size() >= l.n + 3; })) t.cut(x->n);
 }
 
 // Noun step 2a: ا ي و (longer than 4).
@@ -155,12 +141,12 @@ inline void noun_steps2(Token& t, Flags& f) {
 
 // Prefix step 3b for nouns: ب ك ل بب كك in this order.
 inline void prefix_step3b_noun(Token& t, Flags& f) {
-    static constexpr Suffix PREFIXES[] = {U"ب", U"ك", U"ل", U"بب", U"كك"};
-    for (const Suffix& p : PREFIXES) {
+    static constexpr Lit PREFIXES[] = {U"ب", U"ك", U"ل", U"بب", U"كك"};
+    for (const Lit& p : PREFIXES) {
         if (!t.starts(p)) continue;
-        const size_t n = p.size;
+        const size_t n = p.n;
         if (t.size() > 3) {
-            if (n == 1 && p.text[0] == U'ب') {  // ب
+            if (n == 1 && p.s[0] == U'ب') {  // ب
                 t.drop(1);
                 f.prefix3b = true;
                 return;
@@ -171,7 +157,7 @@ inline void prefix_step3b_noun(Token& t, Flags& f) {
                 return;
             }
         }
-        if (n == 1 && (p.text[0] == U'ك' || p.text[0] == U'ل') && t.size() > 4) {
+        if (n == 1 && (p.s[0] == U'ك' || p.s[0] == U'ل') && t.size() > 4) {
             t.drop(1);
             f.prefix3b = true;
             return;
@@ -189,10 +175,9 @@ inline U32 stem_arabic(const Input& in) {
     Flags f;
     // Checks 1 and 2 (on the word as given).
     {
-        static constexpr Suffix ARTICLES[] = {U"كال", U"بال", U"ال", U"لل"};
-        for (const Suffix& p : ARTICLES) {
-            const size_t n = p.size;
-            if (word.size() > n + 1 && word.compare(0, n, p.text, n) == 0) {
+        static constexpr Lit ARTICLES[] = {U"كال", U"بال", U"ال", U"لل"};
+        for (const Lit& p : ARTICLES) {
+            if (word.size() > p.n + 1 && startswith(word, p)) {
                 f.is_noun = true;
                 f.is_verb = false;
                 f.is_defined = true;
@@ -257,10 +242,10 @@ inline U32 stem_arabic(const Input& in) {
     // Prefix step 3a for nouns: ال لل (longer than 4, sets its flag), كال بال (longer than 5), in the order
     // ال لل كال بال.
     {
-        static constexpr Suffix PREFIXES[] = {U"ال", U"لل", U"كال", U"بال"};
-        for (const Suffix& p : PREFIXES) {
+        static constexpr Lit PREFIXES[] = {U"ال", U"لل", U"كال", U"بال"};
+        for (const Lit& p : PREFIXES) {
             if (!t.starts(p)) continue;
-            const size_t n = p.size;
+            const size_t n = p.n;
             if (n == 2 && t.size() > 4) {
                 t.drop(2);
                 f.prefix3a = true;

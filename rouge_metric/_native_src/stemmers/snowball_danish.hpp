@@ -21,13 +21,13 @@ namespace danish {
 inline constexpr const char32_t* VOWELS = U"aeiouyæåø";
 inline constexpr const char32_t* S_ENDING = U"abcdfghjklmnoprtvyzå";
 inline constexpr const char32_t* DOUBLED = U"bcdfghjklmnpqrstvwxz";  // bb cc ... zz
-inline constexpr Suffix STEP1[] = {
+inline constexpr Suffixes STEP1{
     U"erendes", U"erende", U"hedens", U"ethed", U"erede", U"heden", U"heder", U"endes", U"ernes", U"erens", U"erets",
     U"ered",    U"ende",   U"erne",   U"eren",  U"erer",  U"heds",  U"enes",  U"eres",  U"eret",  U"hed",   U"ene",
     U"ere",     U"ens",    U"ers",    U"ets",   U"en",    U"er",    U"es",    U"et",    U"e",     U"s",
 };
-inline constexpr Suffix STEP2[] = {U"gd", U"dt", U"gt", U"kt"};
-inline constexpr Suffix STEP3[] = {U"elig", U"løst", U"lig", U"els", U"ig"};
+inline constexpr Suffixes STEP2{U"gd", U"dt", U"gt", U"kt"};
+inline constexpr Suffixes STEP3{U"elig", U"løst", U"lig", U"els", U"ig"};
 
 }  // namespace danish
 
@@ -36,15 +36,15 @@ inline U32 stem_danish(const Input& in) {
     using namespace danish;
     if (in.stop.count(in.lower)) return in.lower;
     Word w{in.lower, r1_start(in.lower, VOWELS)};
-    if (const Suffix* s = first_in_r1(w, STEP1)) cut_step1(w, *s, S_ENDING);
-    if (first_in_r1(w, STEP2)) w.cut(1);
-    if (w.r1_ends(U"igst")) w.cut(2);
-    if (const Suffix* s = first_in_r1(w, STEP3)) {
-        if (same(*s, U"løst")) {
+    if (const Lit* s = STEP1.first(w.region())) cut_step1(w, *s, S_ENDING);
+    if (STEP2.first(w.region())) w.cut(1);
+    if (endswith(w.region(), U"igst")) w.cut(2);
+    if (const Lit* s = STEP3.first(w.region())) {
+        if (eq(*s, U"løst")) {
             w.cut(1);
         } else {
-            w.cut(s->size);
-            if (first_in_r1(w, STEP2)) w.cut(1);
+            w.cut(s->n);
+            if (STEP2.first(w.region())) w.cut(1);
         }
     }
     const size_t n = w.w.size();

@@ -19,13 +19,13 @@ namespace norwegian {
 
 inline constexpr const char32_t* VOWELS = U"aeiouyæåø";
 inline constexpr const char32_t* S_ENDING = U"bcdfghjlmnoprtvyz";
-inline constexpr Suffix STEP1[] = {
+inline constexpr Suffixes STEP1{
     U"hetenes", U"hetene", U"hetens", U"heter", U"heten", U"endes", U"ande", U"ende", U"edes", U"enes",
     U"erte",    U"ede",    U"ane",    U"ene",   U"ens",   U"ers",   U"ets",  U"het",  U"ast",  U"ert",
     U"en",      U"ar",     U"er",     U"as",    U"es",    U"et",    U"a",    U"e",    U"s",
 };
-inline constexpr Suffix STEP2[] = {U"dt", U"vt"};
-inline constexpr Suffix STEP3[] = {U"hetslov", U"eleg", U"elig", U"elov", U"slov", U"leg",
+inline constexpr Suffixes STEP2{U"dt", U"vt"};
+inline constexpr Suffixes STEP3{U"hetslov", U"eleg", U"elig", U"elov", U"slov", U"leg",
                                    U"eig",     U"lig",  U"els",  U"lov",  U"ig"};
 
 }  // namespace norwegian
@@ -35,19 +35,19 @@ inline U32 stem_norwegian(const Input& in) {
     using namespace norwegian;
     if (in.stop.count(in.lower)) return in.lower;
     Word w{in.lower, r1_start(in.lower, VOWELS)};
-    if (const Suffix* s = first_in_r1(w, STEP1)) {
-        const size_t n = s->size;
-        if (same(*s, U"erte") || same(*s, U"ert")) {
+    if (const Lit* s = STEP1.first(w.region())) {
+        const size_t n = s->n;
+        if (eq(*s, U"erte") || eq(*s, U"ert")) {
             w.cut(n - 2);  // "erte"/"ert" -> "er": the word keeps its "er"
-        } else if (same(*s, U"s")) {
+        } else if (eq(*s, U"s")) {
             const char32_t before = w.from_end(2);
             if (stem::in(before, S_ENDING) || (before == U'k' && !stem::in(w.from_end(3), VOWELS))) w.cut(1);
         } else {
             w.cut(n);
         }
     }
-    if (first_in_r1(w, STEP2)) w.cut(1);
-    if (const Suffix* s = first_in_r1(w, STEP3)) w.cut(s->size);
+    if (STEP2.first(w.region())) w.cut(1);
+    if (const Lit* s = STEP3.first(w.region())) w.cut(s->n);
     return w.w;
 }
 

@@ -15,14 +15,14 @@
 //
 // The twin keeps the word, RV and R2 as three strings and cuts them exactly as the original's slices do.
 // Cost: O(n) for the transliterations and regions (the back transliteration scans the word once per
-// multi-letter spelling present, at most 11 times); a suffix list is searched only among its suffixes ending
-// with the region's last letter (at most 54 of the adjectival list's 234, of 14 code points at most).
+// multi-letter spelling present, at most 11 times); a suffix list (stem_common.hpp's `Suffixes`) is searched only
+// among its suffixes ending with the region's last letter (at most 54 of the adjectival list's 234, of 14 code
+// points at most).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "snowball_suffixes.hpp"
 #include "stem_common.hpp"
 
 namespace rouge {
@@ -31,16 +31,15 @@ namespace russian {
 
 // A suffix (Latin spelling), and whether it is removed only after "a" or "i^a" (Snowball's group 1 endings).
 struct Ending {
-    Suffix suffix;
+    Lit suffix;
     bool after_a;
-    constexpr Ending(const char32_t* t, bool a = false) : suffix(t), after_a(a) {}  // NOLINT: implicit by design
 };
 
-inline constexpr Ending PERFECTIVE_GERUND[] = {
+inline constexpr auto PERFECTIVE_GERUND = suffix_list<Ending>({
     {U"ivshis'", false}, {U"yvshis'", false}, {U"vshis'", true}, {U"ivshi", false}, {U"yvshi", false},
     {U"vshi", true}, {U"iv", false}, {U"yv", false}, {U"v", true},
-};
-inline constexpr Ending ADJECTIVAL[] = {
+});
+inline constexpr auto ADJECTIVAL = suffix_list<Ending>({
     {U"ui^ushchi^ui^u", false}, {U"ui^ushchi^ai^a", false}, {U"ui^ushchimi", false}, {U"ui^ushchymi", false},
     {U"ui^ushchego", false}, {U"ui^ushchogo", false}, {U"ui^ushchemu", false}, {U"ui^ushchomu", false},
     {U"ui^ushchikh", false}, {U"ui^ushchykh", false}, {U"ui^ushchui^u", false}, {U"ui^ushchaia", false},
@@ -88,11 +87,9 @@ inline constexpr Ending ADJECTIVAL[] = {
     {U"oi^u", false}, {U"ei^u", false}, {U"ee", false}, {U"ie", false}, {U"ye", false}, {U"oe", false},
     {U"ei`", false}, {U"ii`", false}, {U"yi`", false}, {U"oi`", false}, {U"em", false}, {U"im", false},
     {U"ym", false}, {U"om", false},
-};
-inline constexpr Ending REFLEXIVE[] = {
-    U"si^a", U"s'",
-};
-inline constexpr Ending VERB[] = {
+});
+inline constexpr Suffixes REFLEXIVE{U"si^a", U"s'"};
+inline constexpr auto VERB = suffix_list<Ending>({
     {U"esh'", true}, {U"ei`te", false}, {U"ui`te", false}, {U"ui^ut", false}, {U"ish'", false}, {U"ete", true},
     {U"i`te", true}, {U"i^ut", true}, {U"nno", true}, {U"ila", false}, {U"yla", false}, {U"ena", false},
     {U"ite", false}, {U"ili", false}, {U"yli", false}, {U"ilo", false}, {U"ylo", false}, {U"eno", false},
@@ -101,18 +98,14 @@ inline constexpr Ending VERB[] = {
     {U"ny", true}, {U"t'", true}, {U"ei`", false}, {U"ui`", false}, {U"il", false}, {U"yl", false}, {U"im", false},
     {U"ym", false}, {U"en", false}, {U"it", false}, {U"yt", false}, {U"i^u", false}, {U"i`", true}, {U"l", true},
     {U"n", true},
-};
-inline constexpr Ending NOUN[] = {
+});
+inline constexpr Suffixes NOUN{
     U"ii^ami", U"ii^akh", U"i^ami", U"ii^am", U"i^akh", U"ami", U"iei`", U"i^am", U"iem", U"akh", U"ii^u", U"'i^u",
     U"ii^a", U"'i^a", U"ev", U"ov", U"ie", U"'e", U"ei", U"ii", U"ei`", U"oi`", U"ii`", U"em", U"am", U"om",
     U"i^u", U"i^a", U"a", U"e", U"i", U"i`", U"o", U"u", U"y", U"'",
 };
-inline constexpr Ending SUPERLATIVE[] = {
-    U"ei`she", U"ei`sh",
-};
-inline constexpr Ending DERIVATIONAL[] = {
-    U"ost'", U"ost",
-};
+inline constexpr Suffixes SUPERLATIVE{U"ei`she", U"ei`sh"};
+inline constexpr Suffixes DERIVATIONAL{U"ost'", U"ost"};
 
 // The Latin spelling of each Cyrillic letter А..Я / а..я (in code point order).
 inline constexpr const char32_t* TO_LATIN[32] = {
@@ -127,7 +120,7 @@ inline constexpr const char32_t* TO_LATIN[32] = {
 // spellings run first, in the chain's order, which matters where they overlap ("t^shch" becomes т^щ: shch
 // goes before t^s).
 struct Replacement {
-    const char32_t* latin;
+    Lit latin;
     char32_t cyrillic;
 };
 inline constexpr Replacement SPELLINGS[] = {
@@ -160,35 +153,6 @@ inline char32_t single_letter(char32_t c) {
         default: return c;
     }
 }
-
-// A list's suffixes grouped by their last letter (all ASCII), each group in list order: the first suffix of
-// the list that ends a string is the first of its last letter's group that does.
-template <size_t N>
-struct ByLast {
-    uint16_t order[N];
-    uint16_t start[129];  // the group of letter c is order[start[c] .. start[c + 1])
-};
-template <size_t N>
-constexpr ByLast<N> by_last(const Ending (&list)[N]) {
-    ByLast<N> b{};
-    uint16_t k = 0;
-    for (unsigned c = 0; c < 128; ++c) {
-        b.start[c] = k;
-        for (size_t i = 0; i < N; ++i)
-            if (list[i].suffix.text[list[i].suffix.size - 1] == c) b.order[k++] = (uint16_t)i;
-    }
-    b.start[128] = k;
-    return b;
-}
-inline constexpr auto PERFECTIVE_GERUND_BY_LAST = by_last(PERFECTIVE_GERUND);
-inline constexpr auto ADJECTIVAL_BY_LAST = by_last(ADJECTIVAL);
-inline constexpr auto VERB_BY_LAST = by_last(VERB);
-inline constexpr auto NOUN_BY_LAST = by_last(NOUN);
-static_assert(ADJECTIVAL_BY_LAST.start[128] == sizeof(ADJECTIVAL) / sizeof(Ending) &&
-                  PERFECTIVE_GERUND_BY_LAST.start[128] == sizeof(PERFECTIVE_GERUND) / sizeof(Ending) &&
-                  VERB_BY_LAST.start[128] == sizeof(VERB) / sizeof(Ending) &&
-                  NOUN_BY_LAST.start[128] == sizeof(NOUN) / sizeof(Ending),
-              "every suffix ends with an ASCII letter");
 
 // s[i:i+n] == lit (lit of n code points; false when s is shorter).
 inline bool at(const U32& s, size_t i, const char32_t* lit, size_t n) {
@@ -279,27 +243,20 @@ inline void regions(const U32& word, U32& rv, U32& r2) {
     spell(r2_at, r2);
 }
 
-// Cut the suffix x from the word and both regions.
-inline void remove(U32& word, U32& rv, U32& r2, const Ending& x) {
-    cut(word, x.suffix.size);
-    cut(r2, x.suffix.size);
-    cut(rv, x.suffix.size);
+// Cut k code points (a suffix) from the word and both regions.
+inline void remove(U32& word, U32& rv, U32& r2, size_t k) {
+    cut(word, k);
+    cut(r2, k);
+    cut(rv, k);
 }
 
 // The first suffix of `list` that ends rv (and, for a group 1 ending, follows "a"/"i^a") is removed from the
 // word and both regions; returns whether one was.
 template <size_t N>
-inline bool remove_first(U32& word, U32& rv, U32& r2, const Ending (&list)[N], const ByLast<N>& index) {
-    if (rv.empty() || rv.back() >= 128) return false;
-    const char32_t last = rv.back();
-    for (uint16_t k = index.start[last]; k < index.start[last + 1]; ++k) {
-        const Ending& x = list[index.order[k]];
-        if (ends(rv, x.suffix) && (!x.after_a || after_a(rv, x.suffix.size))) {
-            remove(word, rv, r2, x);
-            return true;
-        }
-    }
-    return false;
+inline bool remove_first(U32& word, U32& rv, U32& r2, const Suffixes<N, Ending>& list) {
+    const Ending* x = list.each(rv, [&](const Ending& e) { return !e.after_a || after_a(rv, e.suffix.n); });
+    if (x) remove(word, rv, r2, x->suffix.n);
+    return x != nullptr;
 }
 
 }  // namespace russian
@@ -329,15 +286,10 @@ inline U32 stem_russian(const Input& in) {
     regions(word, rv, r2);
 
     // Step 1: perfective gerund; else reflexive, then adjectival, else verb, else noun.
-    if (!remove_first(word, rv, r2, PERFECTIVE_GERUND, PERFECTIVE_GERUND_BY_LAST)) {
-        for (const Ending& x : REFLEXIVE)
-            if (ends(rv, x.suffix)) {
-                remove(word, rv, r2, x);
-                break;
-            }
-        if (!remove_first(word, rv, r2, ADJECTIVAL, ADJECTIVAL_BY_LAST) &&
-            !remove_first(word, rv, r2, VERB, VERB_BY_LAST))
-            remove_first(word, rv, r2, NOUN, NOUN_BY_LAST);
+    if (!remove_first(word, rv, r2, PERFECTIVE_GERUND)) {
+        if (const Lit* x = REFLEXIVE.first(rv)) remove(word, rv, r2, x->n);
+        if (!remove_first(word, rv, r2, ADJECTIVAL) && !remove_first(word, rv, r2, VERB))
+            if (const Lit* x = NOUN.first(rv)) remove(word, rv, r2, x->n);
     }
     // Step 2
     if (!rv.empty() && rv.back() == U'i') {
@@ -345,26 +297,17 @@ inline U32 stem_russian(const Input& in) {
         cut(r2, 1);
     }
     // Step 3
-    for (const Ending& x : DERIVATIONAL)
-        if (ends(r2, x.suffix)) {
-            cut(word, x.suffix.size);
-            break;
-        }
+    if (const Lit* x = DERIVATIONAL.first(r2)) cut(word, x->n);
     // Step 4
-    if (ends_with(word, U"nn")) {
+    if (endswith(word, U"nn")) {
         cut(word, 1);
     } else {
-        bool superlative = false;
-        for (const Ending& x : SUPERLATIVE)
-            if (ends(word, x.suffix)) {
-                cut(word, x.suffix.size);
-                superlative = true;
-                break;
-            }
-        if (ends_with(word, U"nn")) cut(word, 1);
+        const Lit* superlative = SUPERLATIVE.first(word);
+        if (superlative) cut(word, superlative->n);
+        if (endswith(word, U"nn")) cut(word, 1);
         if (!superlative && !word.empty() && word.back() == U'\'') cut(word, 1);
     }
-    for (const Replacement& r : SPELLINGS) replace_all(word, r.latin, literal_length(r.latin), r.cyrillic);
+    for (const Replacement& r : SPELLINGS) replace_all(word, r.latin.s, r.latin.n, r.cyrillic);
     for (char32_t& c : word) c = single_letter(c);
     return word;
 }

@@ -6,12 +6,12 @@
 // suffix of the word (every step cuts or replaces the same end of both, after testing that R1 holds the
 // suffix), so the twin keeps R1 as a start index into the word.
 //
-// Cost: O(n) for R1; each test of a suffix compares at most its length.
+// Cost: O(n) for R1; a suffix list is searched as stem_common.hpp's `Suffixes` (the suffixes ending with R1's
+// last letter, each compared over at most its length).
 #pragma once
 
 #include <cstddef>
 
-#include "snowball_suffixes.hpp"
 #include "stem_common.hpp"
 
 namespace rouge {
@@ -31,29 +31,21 @@ struct Word {
     U32 w;
     size_t r1;
 
-    // Python's r1.endswith(suffix).
-    bool r1_ends(const Suffix& suffix) const { return w.size() >= r1 + suffix.size && ends(w, suffix); }
-    // Cut k code points from the end of the word (and of R1, which holds them when this is called after a
-    // successful r1_ends).
+    // R1 (a suffix of the word).
+    View region() const { return r1 < w.size() ? View(w.data() + r1, w.size() - r1) : View(w.data() + w.size(), 0); }
+    // Cut k code points from the end of the word (and of R1, which holds them when this is called after R1 was
+    // found to end with them).
     void cut(size_t k) { w.resize(w.size() - k); }
     char32_t from_end(size_t k) const { return w[w.size() - k]; }  // word[-k]
 };
 
-// The first suffix of `list` that R1 holds, or null.
-template <size_t N>
-inline const Suffix* first_in_r1(const Word& word, const Suffix (&list)[N]) {
-    for (const Suffix& s : list)
-        if (word.r1_ends(s)) return &s;
-    return nullptr;
-}
-
 // Step 1 of the Danish and Swedish stemmers once R1 holds `suffix`: a final "s" is cut only after a letter of
 // `s_ending`, any other suffix is cut whole. (Norwegian's step 1 has its own rules for "s" and "erte"/"ert".)
-inline void cut_step1(Word& word, const Suffix& suffix, const char32_t* s_ending) {
-    if (same(suffix, U"s")) {
+inline void cut_step1(Word& word, const Lit& suffix, const char32_t* s_ending) {
+    if (eq(suffix, U"s")) {
         if (in(word.from_end(2), s_ending)) word.cut(1);
     } else {
-        word.cut(suffix.size);
+        word.cut(suffix.n);
     }
 }
 

@@ -9,7 +9,8 @@
 // and slices. A twin therefore keeps each region it changes in a `Str` of its own and does to it exactly what
 // the original does; a region the original never changes is a `View` of the word as it was when the regions
 // were computed. Indexing follows Python: negative indices count from the end, and an index out of range
-// throws std::out_of_range (the binding raises IndexError, as the original would).
+// throws std::out_of_range (the binding raises IndexError, as the original would). `Lit`, `View`, the tests of
+// one string (eq, endswith, startswith) and the suffix lists (`Suffixes`) are every twin's, in stem_common.hpp.
 //
 // Cost: every operation is O(length of its operands); a `Str` keeps up to 48 code points without allocating.
 #pragma once
@@ -25,14 +26,6 @@
 namespace rouge {
 namespace stem {
 namespace sb {
-
-// A string literal of code points with its length (the suffix lists of the originals).
-struct Lit {
-    const char32_t* s;
-    size_t n;
-    template <size_t N>
-    constexpr Lit(const char32_t (&a)[N]) : s(a), n(N - 1) {}
-};
 
 // A set of characters written as a literal (`c in "aeiouy..."` of the originals, for one character c). Every
 // set of these stemmers is within U+0000..U+017F (Latin-1 and Latin Extended-A); a literal with a code point
@@ -51,18 +44,6 @@ class Chars {
   private:
     static constexpr char32_t LIMIT = 0x180;
     uint64_t bits_[6];
-};
-
-// A read-only run of code points (a region the original never changes, a slice).
-struct View {
-    const char32_t* p;
-    size_t n;
-    View(const char32_t* p_, size_t n_) : p(p_), n(n_) {}
-    View(const U32& s) : p(s.data()), n(s.size()) {}
-    View(Lit l) : p(l.s), n(l.n) {}
-    template <size_t N>
-    View(const char32_t (&a)[N]) : p(a), n(N - 1) {}
-    char32_t operator[](size_t i) const { return p[i]; }
 };
 
 // A string the twin changes (the word, a region): its own code points, kept inline up to 48.
@@ -144,16 +125,10 @@ inline View slice(View s, long a, long b) {
 // s[a:] for a >= 0
 inline View tail(View s, size_t a) { return a < s.n ? View(s.p + a, s.n - a) : View(s.p + s.n, 0); }
 
-// Comparisons run from the end of the suffix (where most of the rules' tests fail) in plain loops: the strings
-// are a few code points long.
-inline bool same(const char32_t* a, const char32_t* b, size_t n) {
-    while (n--)
-        if (a[n] != b[n]) return false;
-    return true;
-}
-inline bool eq(View s, View t) { return s.n == t.n && same(s.p, t.p, s.n); }
-inline bool endswith(View s, View suf) { return s.n >= suf.n && same(s.p + (s.n - suf.n), suf.p, suf.n); }
-inline bool startswith(View s, View pre) { return s.n >= pre.n && same(s.p, pre.p, pre.n); }
+// (eq, endswith and startswith of one string: stem_common.hpp)
+using stem::endswith;
+using stem::startswith;
+
 // s.endswith((a, b, ...))
 inline bool endswith(View s, std::initializer_list<Lit> sufs) {
     for (Lit l : sufs)
@@ -187,75 +162,6 @@ inline long rfind(View s, View t) {
 }
 // t in s (substring anywhere in s)
 inline bool contains(View s, View t) { return find(s, t) >= 0; }
-
-// A suffix list of an original, in its order (the originals try `for suffix in ...: if s.endswith(suffix)`, and
-// the first suffix s ends with decides). Only suffixes ending with the last letter of s can match, so the list
-// is grouped by last letter once, at compile time: a lookup tries the few suffixes of that letter, still in
-// list order. Lookup: O(number of distinct last letters + the group's suffixes x their length).
-template <size_t N>
-class Suffixes {
-    static_assert(N > 0 && N < 256, "a suffix list of 1 to 255 suffixes");
-
-  public:
-    template <class... T>
-    constexpr Suffixes(const T&... lits) : list_{Lit(lits)...}, order_{}, keys_{}, starts_{}, nkeys_(0) {
-        for (size_t i = 0; i < N; ++i) {
-            if (list_[i].n == 0) throw "Suffixes: an empty suffix";
-            order_[i] = (uint8_t)i;
-        }
-        for (size_t i = 1; i < N; ++i)  // stable insertion sort of the indices by last letter
-            for (size_t j = i; j > 0 && last(order_[j]) < last(order_[j - 1]); --j) {
-                uint8_t t = order_[j];
-                order_[j] = order_[j - 1];
-                order_[j - 1] = t;
-            }
-        for (size_t i = 0; i < N; ++i)
-            if (i == 0 || last(order_[i]) != last(order_[i - 1])) {
-                keys_[nkeys_] = last(order_[i]);
-                starts_[nkeys_++] = (uint8_t)i;
-            }
-        starts_[nkeys_] = (uint8_t)N;
-    }
-
-    // f(suffix) for each suffix of the list that s ends with, in list order, until f returns true; that suffix,
-    // or null.
-    template <class F>
-    const Lit* each(View s, F&& f) const {
-        if (s.n == 0) return nullptr;
-        const char32_t c = s.p[s.n - 1];
-        for (size_t k = 0; k < nkeys_ && keys_[k] <= c; ++k) {
-            if (keys_[k] != c) continue;
-            for (size_t j = starts_[k]; j < starts_[k + 1]; ++j) {
-                const Lit& l = list_[order_[j]];
-                if (endswith(s, l) && f(l)) return &l;
-            }
-            return nullptr;
-        }
-        return nullptr;
-    }
-    // The first suffix of the list that s ends with, or null.
-    const Lit* first(View s) const {
-        return each(s, [](const Lit&) { return true; });
-    }
-    // The entry of the list equal to s, or null; s in the list (a tuple of strings of the original).
-    const Lit* find_word(View s) const {
-        return each(s, [&](const Lit& l) { return l.n == s.n; });
-    }
-    bool contains_word(View s) const { return find_word(s) != nullptr; }
-    // The position in the list of an entry returned by first, each or find_word.
-    size_t index(const Lit* l) const { return (size_t)(l - list_); }
-
-  private:
-    constexpr char32_t last(size_t i) const { return list_[i].s[list_[i].n - 1]; }
-
-    Lit list_[N];
-    uint8_t order_[N];
-    char32_t keys_[N];
-    uint8_t starts_[N + 1];
-    size_t nkeys_;
-};
-template <class... T>
-Suffixes(const T&...) -> Suffixes<sizeof...(T)>;
 
 // s = suffix_replace(s, old, new) (nltk.stem.util): s[:-len(old)] + new
 inline void suffix_replace(Str& s, View old, Lit rep) {

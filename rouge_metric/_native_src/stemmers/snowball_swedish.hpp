@@ -18,14 +18,14 @@ namespace swedish {
 
 inline constexpr const char32_t* VOWELS = U"aeiouyäåö";
 inline constexpr const char32_t* S_ENDING = U"bcdfghjklmnoprtvy";
-inline constexpr Suffix STEP1[] = {
+inline constexpr Suffixes STEP1{
     U"heterna", U"hetens", U"heter", U"heten", U"anden", U"arnas", U"ernas", U"ornas", U"andes", U"andet",
     U"arens",   U"arna",   U"erna",  U"orna",  U"ande",  U"arne",  U"aste",  U"aren",  U"ades",  U"erns",
     U"ade",     U"are",    U"ern",   U"ens",   U"het",   U"ast",   U"ad",    U"en",    U"ar",    U"er",
     U"or",      U"as",     U"es",    U"at",    U"a",     U"e",     U"s",
 };
-inline constexpr Suffix STEP2[] = {U"dd", U"gd", U"nn", U"dt", U"gt", U"kt", U"tt"};
-inline constexpr Suffix STEP3[] = {U"fullt", U"löst", U"els", U"lig", U"ig"};
+inline constexpr Suffixes STEP2{U"dd", U"gd", U"nn", U"dt", U"gt", U"kt", U"tt"};
+inline constexpr Suffixes STEP3{U"fullt", U"löst", U"els", U"lig", U"ig"};
 
 }  // namespace swedish
 
@@ -34,9 +34,9 @@ inline U32 stem_swedish(const Input& in) {
     using namespace swedish;
     if (in.stop.count(in.lower)) return in.lower;
     Word w{in.lower, r1_start(in.lower, VOWELS)};
-    if (const Suffix* s = first_in_r1(w, STEP1)) cut_step1(w, *s, S_ENDING);
-    if (first_in_r1(w, STEP2)) w.cut(1);
-    if (const Suffix* s = first_in_r1(w, STEP3)) w.cut(same(*s, U"fullt") || same(*s, U"löst") ? 1 : s->size);
+    if (const Lit* s = STEP1.first(w.region())) cut_step1(w, *s, S_ENDING);
+    if (STEP2.first(w.region())) w.cut(1);
+    if (const Lit* s = STEP3.first(w.region())) w.cut(eq(*s, U"fullt") || eq(*s, U"löst") ? 1 : s->n);
     return w.w;
 }
 
