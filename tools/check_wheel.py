@@ -6,9 +6,12 @@ without a compiler -> smoke test and backend-agreement tests against the INSTALL
     python tools/check_wheel.py --keep DIR --reuse   # again, with the sdist and wheel already built there
 
 Steps (each prints its time):
-1. ``python -m build --no-isolation`` on the checkout: the sdist, then the wheel built from that sdist
-   (build's default), with ``ROUGE_METRIC_REQUIRE_NATIVE=1``: a wheel without the native core fails.
-   (``--no-isolation``: setuptools and pybind11 of this interpreter, the [test] extra; no download.)
+1. ``python -m build --no-isolation`` on a copy of the checkout (without .git, build/, dist/, egg-info,
+   caches and compiled extensions, none of which goes into an sdist: the same sdist, and nothing is
+   written into the checkout, so this check can run beside steps that use it): the sdist, then the wheel
+   built from that sdist (build's default), with ``ROUGE_METRIC_REQUIRE_NATIVE=1``: a wheel without the
+   native core fails. (``--no-isolation``: setuptools and pybind11 of this interpreter, the [test] extra;
+   no download.)
 2. The sdist holds the C++ sources, LICENSE, CHANGELOG.md and the test helpers; the wheel holds the
    extension and the license, not the C++ sources; its metadata has the SPDX license, Python >= 3.10
    and a long description whose links are absolute.
@@ -49,6 +52,11 @@ SDIST_MUST_HAVE = ["setup.py", "pyproject.toml", "LICENSE", "CHANGELOG.md", "REA
                    "tests/corpora.py", "tests/oracles.py", "tests/strategies.py", "tests/cold_batch_check.py",
                    "tools/backend_check.py", "examples/data/predictions.txt"]
 
+#: Left out of the copy the sdist is built from: version control, builds, caches and compiled extensions (MANIFEST.in
+#: and the package data decide what an sdist holds; none of these is in it).
+NOT_IN_SDIST = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyd",
+                                      ".hypothesis", ".pytest_cache", ".venv")
+
 
 class Failed(Exception):
     pass
@@ -79,8 +87,11 @@ def build(work, reuse=False):
         print("  --reuse: the sdist and wheel already in " + os.path.join(work, "dist"))
         return glob.glob(os.path.join(work, "dist", "*.tar.gz"))[0], glob.glob(os.path.join(work, "dist", "*.whl"))[0]
     shutil.rmtree(os.path.join(work, "dist"), ignore_errors=True)
+    tree = os.path.join(work, "tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(ROOT, tree, ignore=NOT_IN_SDIST)
     env = dict(os.environ, ROUGE_METRIC_REQUIRE_NATIVE="1")
-    sh([sys.executable, "-m", "build", "--no-isolation", "--outdir", os.path.join(work, "dist"), ROOT], env=env)
+    sh([sys.executable, "-m", "build", "--no-isolation", "--outdir", os.path.join(work, "dist"), tree], env=env)
     (sdist,) = glob.glob(os.path.join(work, "dist", "*.tar.gz"))
     (wheel,) = glob.glob(os.path.join(work, "dist", "*.whl"))
     return sdist, wheel
