@@ -309,11 +309,12 @@ struct Scorer {
     }
 
     // ------------------------------------------------------------------------ the text batch
-    // Phase 0, for a batch of more examples than the vocabulary has tokens (the first batch of a
-    // configuration in a process): every token of the batch enters the Vocab before any example is
-    // scored, so that phase 1 finds every token and phase 2 has nothing to do. (Scored on a young
-    // vocabulary, each thread would meet most tokens as misses: a second lookup per occurrence in its
-    // own table, each word stemmed by every thread that meets it, and the serial phase 2.)
+    // Phase 0, for the first batch on an empty Vocab (the first batch of a configuration in a process) on
+    // several threads: every token of the batch enters the Vocab before any example is scored, so that
+    // phase 1 finds every token and phase 2 has nothing to do. (Scored on an empty vocabulary, every
+    // token is a miss: a second lookup per occurrence in the thread's own table, each word stemmed by
+    // every thread that meets it, and the serial phase 2 for all of them. A later batch, whose new words
+    // are few, would only pay the extra tokenization, so it takes phase 1's provisional ids.)
     //   a. Threads, no host lock, the Vocab read-only: every text is tokenized and the tokens the
     //      Vocab does not have are recorded in the thread's Misses (Misses::collect), unstemmed.
     //   b. Threads, no host lock: the recorded tokens of all threads, split between the threads, each
@@ -359,8 +360,8 @@ struct Scorer {
 
 
     // Score a batch on nthreads threads (the host's lock held on entry and exit; let go of while threads
-    // run). Phase 0, on several threads when the batch has more examples than the vocabulary has tokens:
-    // every token into the Vocab first (build_vocab). Phase 1 (threads, no host lock): every example is tokenized and scored; an unknown token is recorded
+    // run). Phase 0, on several threads and an empty vocabulary: every token into the Vocab first
+    // (build_vocab). Phase 1 (threads, no host lock): every example is tokenized and scored; an unknown token is recorded
     // in the thread's Misses (distinct per thread, stemmed there by the native Porter) with a
     // provisional id (see vocab.hpp), so a cold batch is scored in this phase too. Only an example
     // with a token that needs the Python stemmer (a non-ASCII word, or a stemmer that is not the
@@ -445,7 +446,7 @@ struct Scorer {
             th.ws.ensure(th.misses.bound() + 1);  // this thread's provisional ids (its own workspace)
             return true;
         };
-        if (run.nth() > 1 && (size_t)vocab->nid < N) {
+        if (run.nth() > 1 && vocab->empty()) {
             build_vocab(in, run);  // when stopped, phase 1 below stops at once and finish() rethrows
             for (ThreadState* th : lease.th) th->misses.start(vocab->nid, direct);
             prepare_phase(lease);

@@ -19,7 +19,7 @@
 //   interns every thread's misses (taking the host's lock only when some token needs the external
 //   stemmer);
 //   only after that are the workspaces sized for the examples left (batch.hpp, prepare_phase).
-// - Phase 0 of a batch on several threads over a young vocabulary (batch.hpp, build_vocab): the
+// - Phase 0 of the first batch on several threads, on an empty Vocab (batch.hpp, build_vocab): the
 //   threads, the Vocab read-only, record the tokens it lacks (Misses::collect) and give each its final
 //   form; then the calling thread, holding `mu`, adds them all (add_collected), before any example is
 //   scored; phase 1 then finds every token.
@@ -125,7 +125,7 @@ struct Misses {
         id.push_back(-1);
         return idx;
     }
-    // Phase 0 of a batch on a young vocabulary (batch.hpp, Scorer::build_vocab): record a token the
+    // Phase 0 of a batch on an empty vocabulary (batch.hpp, Scorer::build_vocab): record a token the
     // Vocab does not have, once, without stemming it (its form is set later, by whichever thread stems
     // it). Reads the Vocab only. O(1) expected.
     template <class V>
@@ -217,6 +217,8 @@ struct Vocab {
         raw.insert(k, id);
         return id;
     }
+    // No token yet (the first batch of its configuration in the process has not run).
+    bool empty() const { return nid == 0 && raw.count == 0; }
     // Room for n more keys in both maps without growing while they are added.
     void reserve(size_t n) {
         raw.reserve(n);
