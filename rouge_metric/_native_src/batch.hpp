@@ -358,7 +358,6 @@ struct Scorer {
         }
     }
 
-
     // Score a batch on nthreads threads (the host's lock held on entry and exit; let go of while threads
     // run). Phase 0, on several threads and an empty vocabulary: every token into the Vocab first
     // (build_vocab). Phase 1 (threads, no host lock): every example is tokenized and scored; an unknown token is recorded
