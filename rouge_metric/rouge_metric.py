@@ -193,6 +193,13 @@ class RougeMetric(evaluate.Metric):
             reference_urls=["https://aclanthology.org/W04-1013"],
         )
 
+    def _download_and_prepare(self, dl_manager):
+        """Nothing to download. Prepares what every ``compute`` of the process needs, once, at
+        ``evaluate.load``: the scoring backend (from evaluate's copy of these modules, finding and checking
+        the installed package's native core, :func:`rouge_metric.core.active_backend`; a missing core warns
+        here). The first ``compute`` then costs what any call on new text costs."""
+        active_backend()
+
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (validated: the message names the bad index)."""
         _check_keywords("add_batch", kwargs)

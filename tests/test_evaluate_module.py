@@ -100,6 +100,25 @@ def test_loading_makes_no_network_attempt(repo_dir, tmp_path):
     assert out[:2] == ["1.0", "0"], out
 
 
+def test_load_prepares_the_native_core(repo_dir, tmp_path):
+    # evaluate.load copies only the .py files; the copy finds and checks the installed package's native
+    # core at load, so that its first compute costs only the scoring
+    code = textwrap.dedent(
+        """
+        import sys
+        import evaluate
+        m = evaluate.load("./rouge_metric")
+        loaded = "rouge_metric._native" in sys.modules
+        out = m.compute(predictions=["a b"], references=["a b"], return_signature=True)
+        print(loaded, "backend:native" in out["signature"])
+        """
+    )
+    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], cwd=repo_dir, env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["True", "True"], out
+
+
 WORKER = textwrap.dedent(
     """
     import json, sys

@@ -138,7 +138,9 @@ def test_stemming_cold_warm_and_partly_warm_on_threads(monkeypatch, tokenizer, n
 
 
 
-# A cold batch scores its examples in phase 1 with provisional ids: a new word takes the id of its stem
+# The first batch on several threads, on an empty vocabulary, first enters every new word (phase 0): the
+# threads collect and stem them, the caller adds them, a word met by several threads once. A batch after
+# a warm-up scores its examples in phase 1 with provisional ids: a new word takes the id of its stem
 # when the vocabulary has that stem, else an id of its thread's own, shared by the thread's new words
 # with the same stem. Examples with a word that needs the Python stemmer (non-ASCII, whitespace
 # tokenizer) wait for phase 3. Word families make every case meet in one example and across threads.
@@ -161,8 +163,10 @@ def test_new_words_share_ids_with_known_stems_and_with_each_other(tokenizer, thr
 
     preds = [text() for _ in range(n)]
     refs = [[text() for _ in range(rnd.randint(1, 2))] for _ in range(n)]
-    for what, warmup in [("empty vocabulary", None), ("a stem of each family known", ["running jumped connection "
-                                                                                       "happily general caress"])]:
+    for what, warmup in [("empty vocabulary (phase 0)", None),
+                         ("a stem of each family known (provisional ids)", ["running jumped connection happily "
+                                                                            "general caress"]),
+                         ("other words known (provisional ids)", ["filler words only"])]:
         cold()
         r = Rouge(ALL_TYPES, backend="native", tokenizer=tokenizer, use_stemmer=True, num_threads=threads)
         if warmup:

@@ -309,8 +309,58 @@ struct Scorer {
     }
 
     // ------------------------------------------------------------------------ the text batch
+    // Phase 0, for the first batch on an empty Vocab (the first batch of a configuration in a process) on
+    // several threads: every token of the batch enters the Vocab before any example is scored, so that
+    // phase 1 finds every token and phase 2 has nothing to do. (Scored on an empty vocabulary, every
+    // token is a miss: a second lookup per occurrence in the thread's own table, each word stemmed by
+    // every thread that meets it, and the serial phase 2 for all of them. A later batch, whose new words
+    // are few, would only pay the extra tokenization, so it takes phase 1's provisional ids.)
+    //   a. Threads, no host lock, the Vocab read-only: every text is tokenized and the tokens the
+    //      Vocab does not have are recorded in the thread's Misses (Misses::collect), unstemmed.
+    //   b. Threads, no host lock: the recorded tokens of all threads, split between the threads, each
+    //      receive their final form (Vocab::final_form: the native stemmer, pure).
+    //   c. The calling thread (mu held; the host's lock only when a token needs the external stemmer):
+    //      the tokens into the Vocab (Vocab::add_collected), a token met by several threads once.
+    // When the call is stopped (Ctrl-C, a thread's error) in a or b, it returns having changed nothing.
+    // On return every thread's Misses holds its collected tokens: the caller starts them again.
+    // O(tokens of the batch) for a, O(distinct tokens) for b and c, plus the stemmer.
+    void build_vocab(const BatchIn& in, Run& run) {
+        Lease& lease = run.lease;
+        const Vocab& vb = *vocab;
+        run.blocks(in.n, [&](ThreadState& th, size_t i) {
+            size_t r0 = in.ref_off[i], r1 = in.ref_off[i + 1];
+            for (size_t j = 0; j <= r1 - r0; ++j) {
+                const Text& t = j ? in.refs[r0 + j - 1] : in.preds[i];
+                collect_tokens(vb.tokenizer, t, th.cur, th.misses.seen);
+                for (size_t k = 0; k < th.cur.nt; ++k) th.misses.collect(vb, th.cur.keys[k], th.cur.cps_of(k));
+            }
+        });
+        if (run.intr.stopped()) return;
+        std::vector<size_t> off{0};  // the tokens of thread t are items [off[t], off[t + 1])
+        for (ThreadState* th : lease.th) off.push_back(off.back() + th->misses.list.size());
+        run.blocks(off.back(), [&](ThreadState&, size_t q) {
+            size_t t = (size_t)(std::upper_bound(off.begin(), off.end(), q) - off.begin()) - 1;
+            RawTok& tok = lease.th[t]->misses.list[q - off[t]];
+            tok.form = vb.final_form(tok.s.data(), tok.s.size(), tok.cps, tok.out);
+        });
+        if (run.intr.stopped()) return;
+        std::vector<const std::vector<RawTok>*> lists;
+        size_t npy = 0;
+        for (ThreadState* th : lease.th) {
+            lists.push_back(&th->misses.list);
+            for (const RawTok& tok : th->misses.list) npy += tok.form == FORM_PY;
+        }
+        if (npy) {
+            vocab->add_collected(lists);
+        } else {
+            Unlocked nogil;
+            vocab->add_collected(lists);
+        }
+    }
+
     // Score a batch on nthreads threads (the host's lock held on entry and exit; let go of while threads
-    // run). Phase 1 (threads, no host lock): every example is tokenized and scored; an unknown token is recorded
+    // run). Phase 0, on several threads and an empty vocabulary: every token into the Vocab first
+    // (build_vocab). Phase 1 (threads, no host lock): every example is tokenized and scored; an unknown token is recorded
     // in the thread's Misses (distinct per thread, stemmed there by the native Porter) with a
     // provisional id (see vocab.hpp), so a cold batch is scored in this phase too. Only an example
     // with a token that needs the Python stemmer (a non-ASCII word, or a stemmer that is not the
@@ -395,6 +445,11 @@ struct Scorer {
             th.ws.ensure(th.misses.bound() + 1);  // this thread's provisional ids (its own workspace)
             return true;
         };
+        if (run.nth() > 1 && vocab->empty()) {
+            build_vocab(in, run);  // when stopped, phase 1 below stops at once and finish() rethrows
+            for (ThreadState* th : lease.th) th->misses.start(vocab->nid, direct);
+            prepare_phase(lease);
+        }
         // Phase 1, example i: tokenize (lookups only) and score; an example with a token that needs
         // the Python stemmer is deferred instead (its docs in th.store).
         auto phase1 = [&](ThreadState& th, size_t i) {
@@ -423,10 +478,10 @@ struct Scorer {
             size_t npy = 0;
             for (ThreadState* th : lease.th) npy += th->misses.npy;
             auto add_all = [&] {
-                size_t first = vocab->adopt(lease.th[0]->misses) ? 1 : 0, rest = 0;
-                for (size_t t = first; t < lease.th.size(); ++t) rest += lease.th[t]->misses.list.size();
+                size_t rest = 0;
+                for (ThreadState* th : lease.th) rest += th->misses.list.size();
                 vocab->reserve(rest);
-                for (size_t t = first; t < lease.th.size(); ++t)
+                for (size_t t = 0; t < lease.th.size(); ++t)
                     for (size_t i = 0; i < lease.th[t]->misses.list.size(); ++i)
                         lease.th[t]->misses.id[i] = vocab->add_miss(lease.th[t]->misses.list[i]);
             };

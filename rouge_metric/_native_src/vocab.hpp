@@ -3,7 +3,7 @@
 //
 // Ownership and the rule that makes the batch safe:
 // - A Vocab (its maps `raw` and `final_`, and `nid`) changes only in resolve(), intern(), add_miss(),
-//   adopt() and Misses::add_direct(), called by one thread that holds `mu` (and the host's lock, the
+//   add_collected() and Misses::add_direct(), called by one thread that holds `mu` (and the host's lock, the
 //   GIL in the module, when a token needs the external stemmer: Python's).
 // - Its configuration (tokenizer, min_len, has_stem, native_porter, stem) is set at construction and
 //   never changes: final_form() reads only it and may run on any thread at any time.
@@ -19,6 +19,10 @@
 //   interns every thread's misses (taking the host's lock only when some token needs the external
 //   stemmer);
 //   only after that are the workspaces sized for the examples left (batch.hpp, prepare_phase).
+// - Phase 0 of the first batch on several threads, on an empty Vocab (batch.hpp, build_vocab): the
+//   threads, the Vocab read-only, record the tokens it lacks (Misses::collect) and give each its final
+//   form; then the calling thread, holding `mu`, adds them all (add_collected), before any example is
+//   scored; phase 1 then finds every token.
 // - Exception, a batch on one thread (Misses::direct): that thread is the calling thread, holds `mu`,
 //   and no other thread runs, so it adds new tokens to the Vocab itself in phase 1 (add_direct) and
 //   sizes its own workspace to the Vocab before each example it scores.
@@ -121,6 +125,16 @@ struct Misses {
         id.push_back(-1);
         return idx;
     }
+    // Phase 0 of a batch on an empty vocabulary (batch.hpp, Scorer::build_vocab): record a token the
+    // Vocab does not have, once, without stemming it (its form is set later, by whichever thread stems
+    // it). Reads the Vocab only. O(1) expected.
+    template <class V>
+    void collect(const V& vb, const Key& k, size_t cps) {
+        if (vb.raw.find(k) || seen.find(k)) return;
+        if (list.size() >= (size_t)INT32_MAX - 3) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
+        seen.insert(k, (int32_t)list.size());
+        list.push_back(RawTok{std::string(k.p, k.n), cps, FORM_PY, std::string()});
+    }
     // Direct mode: the final id of an unknown token (>= -1), added to the Vocab when new, or -3 - its
     // index in list when it needs the Python stemmer. Defined after Vocab.
     template <class V>
@@ -203,43 +217,54 @@ struct Vocab {
         raw.insert(k, id);
         return id;
     }
+    // No token yet (the first batch of its configuration in the process has not run).
+    bool empty() const { return nid == 0 && raw.count == 0; }
     // Room for n more keys in both maps without growing while they are added.
     void reserve(size_t n) {
         raw.reserve(n);
         final_.reserve(n);
     }
-    // An empty Vocab takes over the tables of a thread's misses (mu held), when interning them in
-    // order would give each the id it already has: the thread started from this empty Vocab (base 0)
-    // and none of its tokens waits for the Python stemmer (which would intern between them). Then a
-    // new final form received its provisional id base + (number of final forms before it), exactly
-    // what intern() would give, so `fresh` is the final-form map and `seen` the raw map once its
-    // values (indices in list) become those ids. O(slots), no hashing. The first batch of a process
-    // on several threads merges its first thread's misses this way. False: nothing changed.
-    bool adopt(Misses& m) {
-        if (nid != 0 || raw.count || final_.count || m.base != 0 || m.npy || m.direct) return false;
-        m.id = m.prov;
-        for (StrMap::Slot& s : m.seen.slots)
-            if (s.tag) s.val = m.prov[(size_t)s.val];
-        raw.swap(m.seen);
-        final_.swap(m.fresh);
-        nid = m.nfresh;
-#if ROUGE_METRIC_CHECKED
-        for (size_t i = 0; i < m.list.size(); ++i) {  // the ids add_miss would have given
-            const RawTok& t = m.list[i];
-            const int32_t* v = raw.find(make_key(t.s.data(), t.s.size()));
-            ROUGE_CHECK(v && *v == m.id[i], "adopt: raw map");
-            if (t.form == FORM_DROP) {
-                ROUGE_CHECK(m.id[i] == -1, "adopt: dropped token");
-                continue;
+    // The tokens collected by the threads of a batch (Misses::collect), each with its final form (set by
+    // final_form), into the maps, the tokens of lists[0] first, each list in order (mu held; the host's
+    // lock too when a form is FORM_PY). A token in several lists is added once, from the first. The
+    // table slots of a token are prefetched AHEAD tokens before it is added, so that the cache misses
+    // of a large vocabulary overlap. O(tokens) expected, plus the external stemmer for FORM_PY.
+    void add_collected(const std::vector<const std::vector<RawTok>*>& lists) {
+        size_t total = 0;
+        for (const auto* l : lists) total += l->size();
+        reserve(total);
+        constexpr size_t AHEAD = 8;
+        struct Ahead {
+            Key k, f;
+        };
+        Ahead ring[AHEAD];
+        for (size_t li = 0; li < lists.size(); ++li) {
+            const std::vector<RawTok>& L = *lists[li];
+            auto look = [&](size_t i) {
+                const RawTok& t = L[i];
+                Ahead& a = ring[i % AHEAD];
+                a.k = make_key(t.s.data(), t.s.size());
+                raw.prefetch(a.k);
+                if (t.form == FORM_KEEP || t.form == FORM_STEM) {
+                    const std::string& f = t.form == FORM_KEEP ? t.s : t.out;
+                    a.f = make_key(f.data(), f.size());
+                    final_.prefetch(a.f);
+                }
+            };
+            for (size_t i = 0; i < L.size() && i < AHEAD; ++i) look(i);
+            for (size_t i = 0; i < L.size(); ++i) {
+                const RawTok& t = L[i];
+                const Ahead a = ring[i % AHEAD];
+                if (i + AHEAD < L.size()) look(i + AHEAD);
+                if (li && raw.find(a.k)) continue;  // an earlier list had it
+                if (t.form == FORM_PY) {
+                    add_form(a.k, t.form, t.out);
+                } else {
+                    int32_t id = t.form == FORM_DROP ? -1 : intern(a.f);
+                    raw.insert(a.k, id);
+                }
             }
-            const std::string& f = t.form == FORM_KEEP ? t.s : t.out;
-            const int32_t* w = final_.find(make_key(f.data(), f.size()));
-            ROUGE_CHECK(w && *w == m.id[i] && m.id[i] < nid, "adopt: final map");
         }
-        ROUGE_CHECK(raw.count == m.list.size(), "adopt: raw count");
-        ROUGE_CHECK(final_.count == (size_t)nid, "adopt: final count");
-#endif
-        return true;
     }
     // A miss recorded by a batch thread (mu held; the host's lock too when t.form == FORM_PY).
     int32_t add_miss(const RawTok& t) {
