@@ -19,7 +19,7 @@ from ._version import __version__
 from .aggregate import CorpusAccumulator
 from .backends import make_backend
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig
-from .core import active_backend
+from .core import active_backend, native_module
 from .core_py import lcs_length
 from .ids import IdPipeline
 from .jieba_native import Unavailable
@@ -195,10 +195,11 @@ class RougeMetric(evaluate.Metric):
 
     def _download_and_prepare(self, dl_manager):
         """Nothing to download. Prepares what every ``compute`` of the process needs, once, at
-        ``evaluate.load``: the scoring backend (from evaluate's copy of these modules, finding and checking
-        the installed package's native core, :func:`rouge_metric.core.active_backend`; a missing core warns
-        here). The first ``compute`` then costs what any call on new text costs."""
-        active_backend()
+        ``evaluate.load``: from evaluate's copy of these modules, it finds and checks the installed
+        package's native core (:func:`rouge_metric.core.native_module`), so the first ``compute`` costs what
+        any call on new text costs. Which backend runs is still decided by each ``compute``, as before: a
+        missing or mismatched core warns, or raises when the native backend is required, there."""
+        native_module()
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (validated: the message names the bad index)."""
