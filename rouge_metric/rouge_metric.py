@@ -19,7 +19,7 @@ from ._version import __version__
 from .aggregate import CorpusAccumulator
 from .backends import make_backend
 from .config import DEFAULT_ROUGE_TYPES, RougeConfig
-from .core import active_backend, native_module
+from .core import native_module
 from .core_py import lcs_length
 from .ids import IdPipeline
 from .jieba_native import Unavailable
