@@ -145,9 +145,9 @@ struct Misses {
 // is dropped), else puts the stem in out, as the tokenizer writes a token (UTF-8, lone surrogates
 // kept), so a stem equal to a token gets its id. Called by the thread that holds the Vocab's mu and
 // the host's lock; may throw (the call that needed it fails).
-struct Collector;  // phase 0's tokens (below)
-
 using ExternalStem = std::function<bool(const char* token, size_t n, std::string& out)>;
+
+struct Collector;  // phase 0's tokens (below)
 
 // Token interning and the stem cache: raw token -> final id (-1: the stem is not a valid token,
 // dropped). With native_porter, nltk's Porter runs in C++ (porter.hpp) for every ASCII token; with
@@ -261,9 +261,12 @@ struct Collector {
     std::string stems;
     std::string scratch;
 
-    // a. O(1) expected.
+    // a. O(1) expected. At most 2^31 distinct tokens (so a slot index fits 32 bits, and as many as
+    // the Vocab takes).
     void record(const Key& k, size_t cps) {
-        if (!seen.find(k)) seen.insert(k, (int32_t)std::min<size_t>(cps, INT32_MAX));
+        if (seen.find(k)) return;
+        if (seen.count >= (size_t)INT32_MAX) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
+        seen.insert(k, (int32_t)std::min<size_t>(cps, INT32_MAX));
     }
     // b. The tokens of slots [s0, s1) of cols[src]->seen. O(slots + threads per token) expected, plus
     // the stemmer.
