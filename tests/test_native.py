@@ -266,7 +266,8 @@ def test_num_threads_validation():
 
 
 @needs_native
-def test_stem_cache_calls_the_python_stemmer_once_per_token():
+@pytest.mark.parametrize("n", [50, 400])  # one thread (direct mode); two threads on an empty vocabulary (phase 0)
+def test_stem_cache_calls_the_python_stemmer_once_per_token(n):
     calls = []
 
     def stem(tok):
@@ -278,15 +279,47 @@ def test_stem_cache_calls_the_python_stemmer_once_per_token():
     vocab = native.Vocab(native.Tokenizer.default, stem, 3)
     scorer = native.Scorer(vocab, [("rouge1", native.Kind.ngram, 1, -1, False, 1.2)], native.Mode.max,
                            native.FMeasure.f1, 0.0, Score)
-    out = scorer.batch(["Running dropme runner cat"] * 50, ["running runs CAT"] * 50, 2)
+    # Every word in every example: with two threads, each thread meets each of them.
+    out = scorer.batch(["Running dropme runner cat"] * n, ["running runs CAT"] * n, 2)
     assert sorted(calls) == ["dropme", "runner", "running", "runs"]
     # "running" and "runner" share the stem "runn"; "dropme" is dropped; "cat" (<= 3 chars) is not stemmed.
     # Ids are labels (their order depends on the thread count), so only their equalities are checked.
     ids = vocab.tokenize("running runner dropme cat")
     assert len(ids) == 1 and len(ids[0]) == 3 and ids[0][0] == ids[0][1] != ids[0][2]
-    assert out.n == 50
+    assert out.n == n
     assert vocab.tokenize("RUNNING Runner cat") == ids
     assert sorted(calls) == ["dropme", "runner", "running", "runs"]  # cached: no second call
+
+
+@needs_native
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_a_python_stemmer_error_fails_the_batch_and_leaves_a_vocabulary_that_scores_right(threads):
+    # The first batch (phase 0 on two or three threads) stops at the word the stemmer refuses; the words
+    # entered before it stay, and later batches on that vocabulary score as on a fresh one.
+    from rouge_metric.result import Score
+
+    def make(fail):
+        def stem(tok):
+            if fail and tok == "refused":
+                raise RuntimeError("stemmer refused a word")
+            return tok[:5]
+        vocab = native.Vocab(native.Tokenizer.default, stem, 3)
+        return native.Scorer(vocab, [("rouge1", native.Kind.ngram, 1, -1, False, 1.2),
+                                     ("rougeL", native.Kind.lcs, 0, -1, False, 1.2)],
+                             native.Mode.max, native.FMeasure.f1, 0.0, Score)
+
+    words = [f"word{i}long" for i in range(300)] + ["morphology", "morphologies", "internationalizations"]
+    preds = [" ".join(words[(7 * i + j) % len(words)] for j in range(9)) for i in range(400)]
+    refs = [" ".join(words[(11 * i + j) % len(words)] for j in range(7)) for i in range(400)]
+    failing = make(True)
+    with pytest.raises(RuntimeError, match="stemmer refused a word"):
+        failing.batch(preds[:200] + ["a refused word"] + preds[200:], refs[:200] + ["x"] + refs[200:], threads)
+    fresh = make(False)
+    for lo, hi in [(0, 400), (100, 300)]:
+        got = failing.batch(preds[lo:hi], refs[lo:hi], threads, True)
+        want = fresh.batch(preds[lo:hi], refs[lo:hi], threads, True)
+        assert len(got.values) == (hi - lo) * 2 * 3 * 8
+        assert bytes(got.values) == bytes(want.values) and bytes(got.lengths) == bytes(want.lengths)
 
 
 @needs_native

@@ -146,7 +146,9 @@ def test_stemming_cold_warm_and_partly_warm_on_threads(monkeypatch, tokenizer, n
 # tokenizer) wait for phase 3. Word families make every case meet in one example and across threads.
 FAMILIES = [("running", "runs", "run", "runner"), ("jumped", "jumping", "jumps", "jump"),
             ("connection", "connected", "connecting", "connects"), ("happily", "happy", "happiness", "happier"),
-            ("generalization", "generalize", "general", "generally"), ("caresses", "caress", "cares", "caring")]
+            ("generalization", "generalize", "general", "generally"), ("caresses", "caress", "cares", "caring"),
+            # more than 16 bytes: the vocabulary's tables keep only 16 bytes in the slot
+            ("internationalizations", "internationalization", "internationalize", "internationally")]
 
 
 @pytest.mark.parametrize("tokenizer", ["default", "whitespace"])

@@ -9,7 +9,8 @@
 //   mutex); values[i] and lens[i] are written only by the thread that took example i's block.
 // - One thread's own for the whole call (a ThreadState leased from the scorer's pool): its Workspace,
 //   TokBuf, Docs, Misses (with the provisional ids it gave: they never leave the thread; it sizes its
-//   own workspace for them before it scores), deferred examples, column sums and Poll.
+//   own workspace for them before it scores), Collector (phase 0: read by every thread in its step b,
+//   after the joins that end step a), deferred examples, column sums and Poll.
 // - Between the parallel phases only the calling thread runs, holding vocab.mu (and the host's lock,
 //   let go of while it interns when no token needs the external stemmer). It first adds the misses of
 //   every thread (stemmed by their threads in phase 1, see vocab.hpp) into the Vocab and only then
@@ -85,6 +86,7 @@ struct Scorer {
         TokBuf cur;
         std::vector<Doc> docs;
         Misses misses;
+        Collector col;  // phase 0 (build_vocab); empty otherwise
         // Deferred examples of phase 1: (example index, offset of its docs in store). store holds the
         // docs of each: per doc [pending, ids, ends or sb, ids..., ends or sb...] (save_docs).
         std::vector<std::pair<uint32_t, size_t>> deferred;
@@ -315,46 +317,62 @@ struct Scorer {
     // token is a miss: a second lookup per occurrence in the thread's own table, each word stemmed by
     // every thread that meets it, and the serial phase 2 for all of them. A later batch, whose new words
     // are few, would only pay the extra tokenization, so it takes phase 1's provisional ids.)
-    //   a. Threads, no host lock, the Vocab read-only: every text is tokenized and the tokens the
-    //      Vocab does not have are recorded in the thread's Misses (Misses::collect), unstemmed.
-    //   b. Threads, no host lock: the recorded tokens of all threads, split between the threads, each
-    //      receive their final form (Vocab::final_form: the native stemmer, pure).
+    // The three steps of vocab.hpp's Collector:
+    //   a. Threads, no host lock, the Vocab untouched: every text is tokenized and its tokens recorded
+    //      in the thread's Collector (once per thread, unstemmed).
+    //   b. Threads, no host lock: the slots of all the threads' records, split between the threads; each
+    //      token receives its final form once (Vocab::final_form: the native stemmer, pure).
     //   c. The calling thread (mu held; the host's lock only when a token needs the external stemmer):
-    //      the tokens into the Vocab (Vocab::add_collected), a token met by several threads once.
+    //      the tokens into the Vocab (Vocab::add_collected), each once.
     // When the call is stopped (Ctrl-C, a thread's error) in a or b, it returns having changed nothing.
-    // On return every thread's Misses holds its collected tokens: the caller starts them again.
-    // O(tokens of the batch) for a, O(distinct tokens) for b and c, plus the stemmer.
+    // The Collectors are empty on return. O(tokens of the batch) for a, O(distinct tokens per thread x
+    // threads) for b and c, plus the stemmer.
     void build_vocab(const BatchIn& in, Run& run) {
         Lease& lease = run.lease;
         const Vocab& vb = *vocab;
+        ROUGE_CHECK(vb.empty(), "phase 0 on a vocabulary that has tokens");
+        struct Clear {  // the Collectors' memory back however the call ends
+            Lease& l;
+            ~Clear() {
+                for (ThreadState* th : l.th) th->col.clear();
+            }
+        } clear_on_exit{lease};
+        // Each thread meets most of a batch's vocabulary: its table starts at the size it would grow to
+        // (an estimate from the batch's length, at most 2^15 tokens), so that it is not rehashed and its
+        // memory is touched once.
+        size_t units = 0;
+        for (size_t i = 0; i < in.n; ++i) units += in.preds[i].len;
+        for (size_t j = in.ref_off[0]; j < in.ref_off[in.n]; ++j) units += in.refs[j].len;
+        for (ThreadState* th : lease.th) th->col.seen.reserve(std::min<size_t>(units / 16, (size_t)1 << 15));
         run.blocks(in.n, [&](ThreadState& th, size_t i) {
             size_t r0 = in.ref_off[i], r1 = in.ref_off[i + 1];
             for (size_t j = 0; j <= r1 - r0; ++j) {
                 const Text& t = j ? in.refs[r0 + j - 1] : in.preds[i];
-                collect_tokens(vb.tokenizer, t, th.cur, th.misses.seen);
-                for (size_t k = 0; k < th.cur.nt; ++k) th.misses.collect(vb, th.cur.keys[k], th.cur.cps_of(k));
+                collect_tokens(vb.tokenizer, t, th.cur, th.col.seen);
+                for (size_t k = 0; k < th.cur.nt; ++k) th.col.record(th.cur.keys[k], th.cur.cps_of(k));
             }
         });
         if (run.intr.stopped()) return;
-        std::vector<size_t> off{0};  // the tokens of thread t are items [off[t], off[t + 1])
-        for (ThreadState* th : lease.th) off.push_back(off.back() + th->misses.list.size());
-        run.blocks(off.back(), [&](ThreadState&, size_t q) {
+        std::vector<const Collector*> cols;
+        for (ThreadState* th : lease.th) cols.push_back(&th->col);
+        // Items of b: runs of SLOTS slots; thread t's slots are items [off[t], off[t + 1]).
+        constexpr size_t SLOTS = 256;
+        std::vector<size_t> off{0};
+        for (const Collector* c : cols) off.push_back(off.back() + (c->seen.capacity() + SLOTS - 1) / SLOTS);
+        run.blocks(off.back(), [&](ThreadState& th, size_t q) {
             size_t t = (size_t)(std::upper_bound(off.begin(), off.end(), q) - off.begin()) - 1;
-            RawTok& tok = lease.th[t]->misses.list[q - off[t]];
-            tok.form = vb.final_form(tok.s.data(), tok.s.size(), tok.cps, tok.out);
+            size_t s0 = (q - off[t]) * SLOTS;
+            th.col.make_forms(vb, cols, t, s0, std::min(s0 + SLOTS, cols[t]->seen.capacity()));
         });
         if (run.intr.stopped()) return;
-        std::vector<const std::vector<RawTok>*> lists;
         size_t npy = 0;
-        for (ThreadState* th : lease.th) {
-            lists.push_back(&th->misses.list);
-            for (const RawTok& tok : th->misses.list) npy += tok.form == FORM_PY;
-        }
+        for (const Collector* c : cols)
+            for (const Collector::Made& d : c->made) npy += d.form == FORM_PY;
         if (npy) {
-            vocab->add_collected(lists);
+            vocab->add_collected(cols);
         } else {
             Unlocked nogil;
-            vocab->add_collected(lists);
+            vocab->add_collected(cols);
         }
     }
 

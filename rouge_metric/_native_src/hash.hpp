@@ -200,6 +200,18 @@ struct StrMap {
         }
     }
     void prefetch(const Key& k) const { ROUGE_PREFETCH(&slots[k.h & (slots.size() - 1)]); }
+    // Slots, for a walk over the keys (at(i) of every i < capacity()): the key of slot i, if any, with
+    // its hash recomputed from the slot's words, and its value. The key's bytes stay valid until the
+    // next insert.
+    size_t capacity() const { return slots.size(); }
+    bool at(size_t i, Key& k, int32_t& v) const {
+        const Slot& s = slots[i];
+        if (s.tag == 0) return false;
+        const char* p = arena.data() + s.off;
+        k = Key{p, s.len, hash_key(s.k0, s.k1, p, s.len), s.k0, s.k1};
+        v = s.val;
+        return true;
+    }
     // Insert a key that is not in the map. The offsets and lengths are 32-bit: a map whose keys
     // exceed 4 GiB (or a key of 4 GiB) is refused rather than corrupted.
     void insert(const Key& k, int32_t v) {

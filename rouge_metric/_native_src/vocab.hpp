@@ -20,9 +20,9 @@
 //   stemmer);
 //   only after that are the workspaces sized for the examples left (batch.hpp, prepare_phase).
 // - Phase 0 of the first batch on several threads, on an empty Vocab (batch.hpp, build_vocab): the
-//   threads, the Vocab read-only, record the tokens it lacks (Misses::collect) and give each its final
-//   form; then the calling thread, holding `mu`, adds them all (add_collected), before any example is
-//   scored; phase 1 then finds every token.
+//   threads, the Vocab untouched, record the tokens they meet (Collector::record) and give each token
+//   its final form once (Collector::make_forms); then the calling thread, holding `mu`, adds them all
+//   (add_collected), before any example is scored; phase 1 then finds every token.
 // - Exception, a batch on one thread (Misses::direct): that thread is the calling thread, holds `mu`,
 //   and no other thread runs, so it adds new tokens to the Vocab itself in phase 1 (add_direct) and
 //   sizes its own workspace to the Vocab before each example it scores.
@@ -125,16 +125,6 @@ struct Misses {
         id.push_back(-1);
         return idx;
     }
-    // Phase 0 of a batch on an empty vocabulary (batch.hpp, Scorer::build_vocab): record a token the
-    // Vocab does not have, once, without stemming it (its form is set later, by whichever thread stems
-    // it). Reads the Vocab only. O(1) expected.
-    template <class V>
-    void collect(const V& vb, const Key& k, size_t cps) {
-        if (vb.raw.find(k) || seen.find(k)) return;
-        if (list.size() >= (size_t)INT32_MAX - 3) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
-        seen.insert(k, (int32_t)list.size());
-        list.push_back(RawTok{std::string(k.p, k.n), cps, FORM_PY, std::string()});
-    }
     // Direct mode: the final id of an unknown token (>= -1), added to the Vocab when new, or -3 - its
     // index in list when it needs the Python stemmer. Defined after Vocab.
     template <class V>
@@ -156,6 +146,8 @@ struct Misses {
 // kept), so a stem equal to a token gets its id. Called by the thread that holds the Vocab's mu and
 // the host's lock; may throw (the call that needed it fails).
 using ExternalStem = std::function<bool(const char* token, size_t n, std::string& out)>;
+
+struct Collector;  // phase 0's tokens (below)
 
 // Token interning and the stem cache: raw token -> final id (-1: the stem is not a valid token,
 // dropped). With native_porter, nltk's Porter runs in C++ (porter.hpp) for every ASCII token; with
@@ -201,13 +193,13 @@ struct Vocab {
     }
     int32_t intern(const char* p, size_t n) { return intern(make_key(p, n)); }
     // The id of a raw token (key k, not in raw) whose form is known, added to the maps (mu held; the
-    // host's lock too when form == FORM_PY). Throws what the external stemmer throws.
-    int32_t add_form(const Key& k, int form, const std::string& out) {
+    // host's lock too when form == FORM_PY); fk is the key of its final form: k for FORM_KEEP, its stem
+    // for FORM_STEM (unused for the others). Throws what the external stemmer throws.
+    int32_t add_final(const Key& k, int form, const Key& fk) {
+        ROUGE_CHECK(!raw.find(k), "a token added to the vocabulary twice");
         int32_t id;
-        if (form == FORM_KEEP) {
-            id = intern(k);
-        } else if (form == FORM_STEM) {
-            id = intern(out.data(), out.size());
+        if (form == FORM_KEEP || form == FORM_STEM) {
+            id = intern(fk);
         } else if (form == FORM_DROP) {
             id = -1;
         } else {
@@ -217,6 +209,10 @@ struct Vocab {
         raw.insert(k, id);
         return id;
     }
+    // The same with the stem as a string (out, for FORM_STEM).
+    int32_t add_form(const Key& k, int form, const std::string& out) {
+        return add_final(k, form, form == FORM_STEM ? make_key(out.data(), out.size()) : k);
+    }
     // No token yet (the first batch of its configuration in the process has not run).
     bool empty() const { return nid == 0 && raw.count == 0; }
     // Room for n more keys in both maps without growing while they are added.
@@ -224,48 +220,8 @@ struct Vocab {
         raw.reserve(n);
         final_.reserve(n);
     }
-    // The tokens collected by the threads of a batch (Misses::collect), each with its final form (set by
-    // final_form), into the maps, the tokens of lists[0] first, each list in order (mu held; the host's
-    // lock too when a form is FORM_PY). A token in several lists is added once, from the first. The
-    // table slots of a token are prefetched AHEAD tokens before it is added, so that the cache misses
-    // of a large vocabulary overlap. O(tokens) expected, plus the external stemmer for FORM_PY.
-    void add_collected(const std::vector<const std::vector<RawTok>*>& lists) {
-        size_t total = 0;
-        for (const auto* l : lists) total += l->size();
-        reserve(total);
-        constexpr size_t AHEAD = 8;
-        struct Ahead {
-            Key k, f;
-        };
-        Ahead ring[AHEAD];
-        for (size_t li = 0; li < lists.size(); ++li) {
-            const std::vector<RawTok>& L = *lists[li];
-            auto look = [&](size_t i) {
-                const RawTok& t = L[i];
-                Ahead& a = ring[i % AHEAD];
-                a.k = make_key(t.s.data(), t.s.size());
-                raw.prefetch(a.k);
-                if (t.form == FORM_KEEP || t.form == FORM_STEM) {
-                    const std::string& f = t.form == FORM_KEEP ? t.s : t.out;
-                    a.f = make_key(f.data(), f.size());
-                    final_.prefetch(a.f);
-                }
-            };
-            for (size_t i = 0; i < L.size() && i < AHEAD; ++i) look(i);
-            for (size_t i = 0; i < L.size(); ++i) {
-                const RawTok& t = L[i];
-                const Ahead a = ring[i % AHEAD];
-                if (i + AHEAD < L.size()) look(i + AHEAD);
-                if (li && raw.find(a.k)) continue;  // an earlier list had it
-                if (t.form == FORM_PY) {
-                    add_form(a.k, t.form, t.out);
-                } else {
-                    int32_t id = t.form == FORM_DROP ? -1 : intern(a.f);
-                    raw.insert(a.k, id);
-                }
-            }
-        }
-    }
+    // Phase 0's tokens into the maps (defined after Collector).
+    void add_collected(const std::vector<const Collector*>& cols);
     // A miss recorded by a batch thread (mu held; the host's lock too when t.form == FORM_PY).
     int32_t add_miss(const RawTok& t) {
         Key k = make_key(t.s.data(), t.s.size());
@@ -281,6 +237,102 @@ struct Vocab {
         return add_form(k, final_form(k.p, k.n, cps, out), out);
     }
 };
+
+// Phase 0 of the first batch on several threads, on an empty Vocab (batch.hpp, Scorer::build_vocab): one
+// thread's part. Memory O(distinct tokens the thread met), whatever the number of their occurrences.
+//   a. record(): the distinct tokens the thread meets, unstemmed, in `seen` (their bytes in its arena,
+//      their length in code points as the value, capped at INT32_MAX: only compared with min_len).
+//   b. make_forms(): once every thread has recorded, the threads share the slots of all the `seen`
+//      maps; for each token of its slots that no thread before the slot's owner met, a thread makes
+//      the final form (Vocab::final_form, pure) into its own `made` and `stems`: every token of the
+//      batch gets its form exactly once.
+//   c. Vocab::add_collected(): the calling thread adds the tokens of every `made`.
+// Between the steps only the joins of the threads order the reads and writes: in b every `seen` is
+// read-only, and each thread writes only its own `made` and `stems`.
+struct Collector {
+    StrMap seen;
+    struct Made {
+        uint32_t src;   // the thread whose `seen` holds the token
+        uint32_t slot;  // its slot there
+        int32_t form;   // FORM_*
+        uint32_t soff, slen;  // FORM_STEM: the stem, stems[soff, soff + slen)
+    };
+    std::vector<Made> made;
+    std::string stems;
+    std::string scratch;
+
+    // a. O(1) expected. At most 2^31 distinct tokens (so a slot index fits 32 bits, and as many as
+    // the Vocab takes).
+    void record(const Key& k, size_t cps) {
+        if (seen.find(k)) return;
+        if (seen.count >= (size_t)INT32_MAX) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
+        seen.insert(k, (int32_t)std::min<size_t>(cps, INT32_MAX));
+    }
+    // b. The tokens of slots [s0, s1) of cols[src]->seen. O(slots + threads per token) expected, plus
+    // the stemmer.
+    void make_forms(const Vocab& vb, const std::vector<const Collector*>& cols, size_t src, size_t s0, size_t s1) {
+        const StrMap& m = cols[src]->seen;
+        Key k;
+        int32_t cps;
+        for (size_t i = s0; i < s1; ++i) {
+            if (!m.at(i, k, cps)) continue;
+            bool met_before = false;
+            for (size_t t = 0; t < src && !met_before; ++t) met_before = cols[t]->seen.find(k) != nullptr;
+            if (met_before) continue;
+            int form = vb.final_form(k.p, k.n, (size_t)cps, scratch);
+            Made d{(uint32_t)src, (uint32_t)i, form, 0, 0};
+            if (form == FORM_STEM) {
+                if (stems.size() + scratch.size() > UINT32_MAX)
+                    throw std::length_error("rouge_metric: the token vocabulary exceeds 4 GiB of distinct tokens");
+                d.soff = (uint32_t)stems.size();
+                d.slen = (uint32_t)scratch.size();
+                stems += scratch;
+            }
+            made.push_back(d);
+        }
+    }
+    void clear() {  // and give the memory back
+        seen.clear();
+        std::vector<Made>().swap(made);
+        std::string().swap(stems);
+    }
+};
+
+// c. The tokens of every cols[t]->made (each token of the batch once, see Collector) into the maps, in
+// the order of cols (mu held, the Vocab empty; the host's lock too when a form is FORM_PY). The table
+// slots of a token are prefetched AHEAD tokens before it is added, so that the cache misses of a large
+// vocabulary overlap. O(tokens) expected, plus the external stemmer for FORM_PY.
+inline void Vocab::add_collected(const std::vector<const Collector*>& cols) {
+    ROUGE_CHECK(empty(), "phase 0 on a vocabulary that has tokens");
+    size_t total = 0;
+    for (const Collector* c : cols) total += c->made.size();
+    reserve(total);
+    constexpr size_t AHEAD = 8;
+    struct Ahead {
+        Key k, f;
+    };
+    Ahead ring[AHEAD];
+    for (const Collector* c : cols) {
+        const std::vector<Collector::Made>& L = c->made;
+        auto look = [&](size_t i) {
+            const Collector::Made& d = L[i];
+            Ahead& a = ring[i % AHEAD];
+            int32_t cps;
+            bool there = cols[d.src]->seen.at(d.slot, a.k, cps);
+            ROUGE_CHECK(there, "phase 0: a made form without its token");
+            (void)there;
+            raw.prefetch(a.k);
+            a.f = d.form == FORM_STEM ? make_key(c->stems.data() + d.soff, d.slen) : a.k;
+            if (d.form == FORM_KEEP || d.form == FORM_STEM) final_.prefetch(a.f);
+        };
+        for (size_t i = 0; i < L.size() && i < AHEAD; ++i) look(i);
+        for (size_t i = 0; i < L.size(); ++i) {
+            const Ahead a = ring[i % AHEAD];
+            if (i + AHEAD < L.size()) look(i + AHEAD);
+            add_final(a.k, L[i].form, a.f);
+        }
+    }
+}
 
 template <class V>
 int32_t Misses::add_direct(V& vb, const Key& k, size_t cps) {
