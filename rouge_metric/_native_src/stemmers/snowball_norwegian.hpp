@@ -26,7 +26,7 @@ inline constexpr Suffixes STEP1{
 };
 inline constexpr Suffixes STEP2{U"dt", U"vt"};
 inline constexpr Suffixes STEP3{U"hetslov", U"eleg", U"elig", U"elov", U"slov", U"leg",
-                                   U"eig",     U"lig",  U"els",  U"lov",  U"ig"};
+                                U"eig",     U"lig",  U"els",  U"lov",  U"ig"};
 
 }  // namespace norwegian
 
