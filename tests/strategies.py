@@ -33,4 +33,13 @@ def token_lists(draw, alphabet_size: int = 4, max_size: int = 150):
     return draw(st.lists(st.sampled_from(alphabet), min_size=0, max_size=max_size))
 
 
+@st.composite
+def one_line_texts(draw, max_words: int = 150):
+    """Texts of one sentence for rougeLsum: one line of words from a tiny vocabulary (repeats, many
+    tied LCS, lengths past one 64-bit word), at times between lines that hold no token."""
+    words = draw(st.lists(st.sampled_from(["a", "b", "c", "the", "cats", "ran"]), min_size=0, max_size=max_words))
+    pad = st.sampled_from(["", "", "\n", "\n \n", " ,\n", "\n...\n"])
+    return draw(pad) + " ".join(words) + draw(pad)
+
+
 references_lists = st.lists(texts(), min_size=1, max_size=4)

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rouge_metric import Rouge, RougeScorer, core
-from strategies import references_lists, texts
+from strategies import one_line_texts, references_lists, texts
 
 rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
 
@@ -122,6 +122,28 @@ def test_batch_api_matches_score_multi(backend, preds, data):
     o = oracle(True)
     for p, rs, got in zip(preds, refs, per_example):
         assert got == o.score_multi(rs, p)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(target=one_line_texts(), prediction=one_line_texts(), stem=st.booleans())
+@SETTINGS
+def test_one_sentence_pairs_identical(backend, target, prediction, stem):
+    """rougeLsum of a pair of one sentence a side (the native core takes rougeL's LCS for it), alone
+    and with rougeL."""
+    assert ours(stem, backend).score(target, prediction) == oracle(stem).score(target, prediction)
+    alone = RougeScorer(["rougeLsum"], use_stemmer=stem, backend=backend).score(target, prediction)
+    assert alone == rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=stem).score(target, prediction)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(preds=st.lists(one_line_texts(), min_size=1, max_size=40), data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_one_sentence_batches_match_score_multi(backend, preds, data):
+    """The same through the batch on two threads, with one to three references of one sentence or more."""
+    refs = [data.draw(st.lists(st.one_of(one_line_texts(), texts()), min_size=1, max_size=3)) for _ in preds]
+    rouge = Rouge(TYPES, use_stemmer=True, backend=backend, num_threads=2)
+    for p, rs, got in zip(preds, refs, rouge.score_examples(predictions=preds, references=refs)):
+        assert got == oracle(True).score_multi(rs, p)
 
 
 def test_hf_evaluate_multi_reference_example():

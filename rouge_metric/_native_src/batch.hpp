@@ -59,12 +59,26 @@ struct Scorer {
     std::vector<TypeScorer> ts;
     Mode mode;
     bool need_select;
+    bool global_kernels = false;  // a kind that runs on the global ids (rougeW, ROUGE-S: pair_stats)
 
     Scorer(std::shared_ptr<Vocab> v, std::vector<Spec> sp, Mode mode_, Fm f)
         : vocab(std::move(v)), specs(std::move(sp)), mode(mode_), need_select(mode_ == Mode::BEST_RECALL) {
-        for (const Spec& s : specs)
+        for (const Spec& s : specs) {
             ts.push_back(TypeScorer{s.kind == Kind::WLCS, s.kind == Kind::WLCS ? 1.0 / s.weight : 0.0, f});
+            global_kernels |= s.kind == Kind::WLCS || s.kind == Kind::SKIP;
+        }
     }
+
+    // ws's dense arrays sized for the global ids below nid, as this scorer's kinds need them (the
+    // kernels' arrays only for a kind on the global ids; the per-pair kinds size them for K), and
+    // whether they cover doc.
+    void fit(Workspace& ws, size_t nid) const {
+        if (global_kernels)
+            ws.ensure(nid);
+        else
+            ws.ensure_local(nid);
+    }
+    bool fits(const Workspace& ws, const Doc& d) const { return global_kernels ? ws.covers(d) : ws.covers_local(d); }
 
     size_t ntypes() const { return specs.size(); }
 
@@ -133,9 +147,9 @@ struct Scorer {
             VocabLock lk(*vocab);
             if (!tokenize_example<false>(*vocab, pred, refs, k, ps.docs, ps.cur, nullptr))
                 tokenize_example<true>(*vocab, pred, refs, k, ps.docs, ps.cur, nullptr);
-            ps.ws.ensure((size_t)vocab->nid + 1);
+            fit(ps.ws, (size_t)vocab->nid + 1);
         }
-        for (size_t j = 0; j <= k; ++j) ROUGE_CHECK(ps.ws.covers(ps.docs[j]), "token id past the workspace");
+        for (size_t j = 0; j <= k; ++j) ROUGE_CHECK(fits(ps.ws, ps.docs[j]), "token id past the workspace");
         score_docs(ps.ws, ps.docs[0], ps.docs.data() + 1, k, md, out, ps.st);
         intr.rethrow_if_stopped();  // an interrupted or failed call drops its state (unique_ptr)
         ps.ws.poll = nullptr;
@@ -181,7 +195,7 @@ struct Scorer {
     // Every thread's workspace covers every id of the vocabulary as it is now. Called by the calling
     // thread (the host's lock and vocab.mu held) after the vocabulary's last change and before threads score.
     void prepare_phase(Lease& lease) {
-        for (ThreadState* th : lease.th) th->ws.ensure((size_t)vocab->nid + 1);
+        for (ThreadState* th : lease.th) fit(th->ws, (size_t)vocab->nid + 1);
     }
 
     // ------------------------------------------------------------- the parts both batches share
@@ -286,7 +300,7 @@ struct Scorer {
     // sums. Every id of the docs must be covered by th's workspace (checked in checked builds).
     void score_example(ThreadState& th, size_t i, size_t k, FirstError& bad, BatchOut& res) const {
         const size_t T = specs.size();
-        for (size_t j = 0; j <= k; ++j) ROUGE_CHECK(th.ws.covers(th.docs[j]), "token id past the workspace");
+        for (size_t j = 0; j <= k; ++j) ROUGE_CHECK(fits(th.ws, th.docs[j]), "token id past the workspace");
         th.out.resize(T);
         try {
             score_docs(th.ws, th.docs[0], th.docs.data() + 1, k, mode, th.out.data(), th.st);
@@ -446,7 +460,7 @@ struct Scorer {
         };
         // The pending docs of an example (th.docs[0, k + 1)) finished with provisional ids, unless a
         // token of theirs waits for the Python stemmer (false: nothing changed).
-        auto finish_provisional = [](ThreadState& th, size_t k) {
+        auto finish_provisional = [this](ThreadState& th, size_t k) {
             const int32_t* prov = th.misses.prov.data();
             for (size_t j = 0; j <= k; ++j) {
                 const Doc& d = th.docs[j];
@@ -460,7 +474,7 @@ struct Scorer {
                 finish_doc(d.ids.data(), d.ids.size(), d.ends.data(), d.ends.size(), prov, d);
                 d.pending = false;
             }
-            th.ws.ensure(th.misses.bound() + 1);  // this thread's provisional ids (its own workspace)
+            fit(th.ws, th.misses.bound() + 1);  // this thread's provisional ids (its own workspace)
             return true;
         };
         if (run.nth() > 1 && vocab->empty()) {
@@ -478,7 +492,7 @@ struct Scorer {
             }
             if (tokenize_example<false>(*vocab, in.preds[i], in.refs + r0, k, th.docs, th.cur, &th.misses) ||
                 finish_provisional(th, k)) {
-                if (direct) th.ws.ensure((size_t)vocab->nid + 1);  // the ids it just added
+                if (direct) fit(th.ws, (size_t)vocab->nid + 1);  // the ids it just added
                 score_example(th, i, k, run.bad, res);
             } else {
                 th.deferred.emplace_back((uint32_t)i, th.store.size());
@@ -496,9 +510,12 @@ struct Scorer {
             size_t npy = 0;
             for (ThreadState* th : lease.th) npy += th->misses.npy;
             auto add_all = [&] {
-                size_t rest = 0;
-                for (ThreadState* th : lease.th) rest += th->misses.list.size();
-                vocab->reserve(rest);
+                // Room for the largest thread's misses, the fewest new tokens there can be: the threads
+                // meet many of the same words, and reserving their sum would often double the maps
+                // for room they never fill (inserts grow them, if need be).
+                size_t least = 0;
+                for (ThreadState* th : lease.th) least = std::max(least, th->misses.list.size());
+                vocab->reserve(least);
                 for (size_t t = 0; t < lease.th.size(); ++t)
                     for (size_t i = 0; i < lease.th[t]->misses.list.size(); ++i)
                         lease.th[t]->misses.id[i] = vocab->add_miss(lease.th[t]->misses.list[i]);

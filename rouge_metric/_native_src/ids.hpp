@@ -93,7 +93,7 @@ struct IdBatch {
 inline void score_id_batch(Scorer& sc, const IdBatch& in, size_t first_index, int nthreads, Scorer::BatchOut& res) {
     const size_t N = in.n();
     Scorer::Run run(sc, N, nthreads, res);
-    for (Scorer::ThreadState* th : run.lease.th) th->ws.ensure((size_t)in.nid + 1);  // after the interning
+    for (Scorer::ThreadState* th : run.lease.th) sc.fit(th->ws, (size_t)in.nid + 1);  // after the interning
     run.blocks(N, [&](Scorer::ThreadState& th, size_t i) {
         size_t d0 = in.ex_off[i], k = in.ex_off[i + 1] - d0 - 1;
         if (th.docs.size() < k + 1) th.docs.resize(k + 1);

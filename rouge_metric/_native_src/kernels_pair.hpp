@@ -41,7 +41,7 @@ constexpr size_t LSUM_LANES_FROM = 160;
 // lookup per token in ws.local (dense by global id, left zeroed); O(m + n + K) memory.
 inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
     const size_t m = ref.ids.size(), n = pred.ids.size();
-    ROUGE_CHECK(ws.covers(ref) && ws.covers(pred), "pair_local_ids: token id past the workspace");
+    ROUGE_CHECK(ws.covers_local(ref) && ws.covers_local(pred), "pair_local_ids: token id past the workspace");
     int32_t* lo = ws.local.data();
     if (ws.touched.size() < m + 1) ws.touched.resize(m + 1);
     int32_t* tp = ws.touched.data();
@@ -80,7 +80,7 @@ inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
     ws.pc.assign((size_t)K + 1, 0);
     int32_t* pc = ws.pc.data();
     for (size_t j = 0; j < np; ++j) pc[rp[j]]++;
-    ws.ensure((size_t)K + 1);  // the dense arrays cover the local ids (a no-op but for tiny vocabularies)
+    ws.ensure_dense((size_t)K + 1);  // the kernels' arrays cover the per-pair ids
     ROUGE_CHECK((size_t)K <= m && ws.touched.size() > (size_t)K && ws.capacity() > (size_t)K,
                 "pair_local_ids: per-pair ids past their buffers");
     return (size_t)K;

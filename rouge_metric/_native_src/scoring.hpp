@@ -78,13 +78,29 @@ inline Stats pair_stat(Workspace& ws, const Spec& s, const Doc& pred, const Doc&
     return o;
 }
 
+// Whether d is one sentence of all its tokens.
+inline bool one_sentence(const Doc& d) { return d.nsent() == 1 && d.sb[0] == 0 && d.sb[1] == d.ids.size(); }
+
 // scoring.pair_stats for one pair and every type: out[k * stride] for specs[k], k < T. ROUGE-N, rougeL
 // and rougeLsum run on the pair in per-pair ids (kernels_pair.hpp; made once for all of them), the
 // other kinds on the global ids (pair_stat). Same statistics as pair_stat type by type.
+// rougeLsum of a pair whose sides are one sentence each (a text without line breaks: most single-line
+// summaries, and long documents given as one line) is rougeL's LCS: rouge-score's union LCS is then
+// one LCS of the two texts, and every token of it is a hit (a token's count on either side is at
+// least its count in a common subsequence, so the clipping never binds). The LCS is computed once for
+// both types.
 inline void pair_stats(Workspace& ws, const Spec* specs, size_t T, const Doc& pred, const Doc& ref, bool sel,
                        Stats* out, size_t stride) {
     size_t K = SIZE_MAX;  // per-pair ids not made yet
     int reduced = -1;     // rougeL's reduced pair: not made yet, 0 (an empty side), 1
+    int64_t lcs = -1;     // the LCS length of the pair: not computed yet
+    auto pair_lcs = [&]() {
+        if (lcs < 0) {
+            if (reduced < 0) reduced = reduce_pair(ws) ? 1 : 0;
+            lcs = reduced ? lcs_len(ws, Seq{ws.rref.data(), ws.rref.size()}, Seq{ws.rpred.data(), ws.rpred.size()}) : 0;
+        }
+        return lcs;
+    };
     for (size_t k = 0; k < T; ++k) {
         const Spec& s = specs[k];
         Stats& o = out[k * stride];
@@ -105,15 +121,20 @@ inline void pair_stats(Workspace& ws, const Spec* specs, size_t T, const Doc& pr
             o.rt = (double)std::max<int64_t>(nr, 0);
             if (sel) o.sel = o.rt ? round5(o.hit / o.rt) : 0.0;
         } else if (s.kind == Kind::LCS) {
-            if (reduced < 0) reduced = reduce_pair(ws) ? 1 : 0;
-            int64_t h = reduced ? lcs_len(ws, Seq{ws.rref.data(), ws.rref.size()}, Seq{ws.rpred.data(), ws.rpred.size()}) : 0;
+            const int64_t h = pair_lcs();
             o.hit = (double)h;
             o.pt = (double)P.ids.size();
             o.rt = (double)R.ids.size();
             if (sel) o.sel = o.rt ? o.hit / o.rt : 0.0;
         } else {  // Kind::LCSUM
             int64_t h, a, b;
-            union_lcs_local(ws, h, a, b);
+            if (one_sentence(P) && one_sentence(R)) {
+                h = pair_lcs();
+                a = (int64_t)P.ids.size();
+                b = (int64_t)R.ids.size();
+            } else {
+                union_lcs_local(ws, h, a, b);
+            }
             o.hit = (double)h;
             o.pt = (double)a;
             o.rt = (double)b;

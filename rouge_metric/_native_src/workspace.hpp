@@ -3,9 +3,10 @@
 // Ownership: a Workspace belongs to exactly one thread for the whole of a call (the batch gives each
 // worker its own thread state; the per-pair path and the kernel functions lease one from a pool,
 // see bindings.cpp with_workspace). Nothing in it is shared. Its dense arrays are indexed by token id
-// and must cover every id the thread scores: the owner calls ensure() after the vocabulary stops
-// changing and before it scores (batch.hpp; for token ids, after the call's interning: ids.hpp), and
-// checked builds verify it for every text (covers()).
+// and must cover every id the thread scores: the owner sizes them after the vocabulary stops
+// changing and before it scores (Scorer::fit in batch.hpp, ensure() for the kernel functions; for
+// token ids, after the call's interning: ids.hpp), and checked builds verify it for every text
+// (Scorer::fits, covers()).
 #pragma once
 
 #include <mutex>
@@ -98,8 +99,15 @@ struct Workspace {
     Poll* poll = nullptr;  // this thread's interruption checks (none: never stops)
     Limits limits;         // a copy of the limits taken by the owner at the start of a call
 
-    size_t capacity() const { return cnt_a.size(); }
-    void ensure(size_t nid) {
+    // Two kinds of dense array, sized apart (4 bytes per id against 24):
+    // - the kernels' (cnt_a, cnt_b, pm1, slot, first): every id a kernel is given, the global ids
+    //   for rougeW and ROUGE-S (and the kernel functions), only the per-pair ids 1..K for the kinds
+    //   that run on them (kernels_pair.hpp sizes them for K);
+    // - `local`: every global id of the texts the per-pair kinds score (pair_local_ids maps them).
+    // Both grow by doubling at least (a vocabulary that grows a little in each call is not copied
+    // in each call).
+    size_t capacity() const { return cnt_a.size(); }  // ids the kernels' arrays cover
+    void ensure_dense(size_t nid) {
         if (cnt_a.size() < nid) {
             size_t n = std::max(nid, cnt_a.size() * 2);
             cnt_a.resize(n, 0);
@@ -107,10 +115,19 @@ struct Workspace {
             pm1.resize(n, 0);
             slot.resize(n, UINT32_MAX);
             first.resize(n, UINT32_MAX);
-            local.resize(n, 0);
         }
     }
-    bool covers(const Doc& d) const { return d.id_bound() <= capacity(); }
+    void ensure_local(size_t nid) {
+        if (local.size() < nid) local.resize(std::max(nid, local.size() * 2), 0);
+    }
+    // Global ids below nid for every kind (the kernels' arrays and `local`).
+    void ensure(size_t nid) {
+        ensure_dense(nid);
+        ensure_local(nid);
+    }
+    // Whether every id of d is covered: for every kind, or for the per-pair kinds only.
+    bool covers(const Doc& d) const { return d.id_bound() <= capacity() && d.id_bound() <= local.size(); }
+    bool covers_local(const Doc& d) const { return d.id_bound() <= local.size(); }
     ROUGE_FORCE_INLINE bool stopped() { return poll && poll->stopped(); }
 
     // wpow(k, w) for k = 0..kmax, cached per weight (core_py.wpow_table).
