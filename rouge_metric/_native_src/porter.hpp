@@ -18,8 +18,11 @@
 // >= 0x80: Python's str.lower() of non-ASCII text is the binding's (stemmers/snowball_porter.hpp).
 #pragma once
 
+#include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace rouge {
 namespace {
@@ -145,11 +148,35 @@ inline bool p_cond(PCond c, p_view<C> stem, p_view<C> word) {
     return false;
 }
 
+// The rules of a list grouped by the last character of their suffix, each group in list order
+// (first[c]: the first rule whose suffix ends with c, next[i]: the next one after rule i; N: none). A
+// word can only match a rule whose suffix ends with the word's last character, so the first rule of
+// its group that matches is the first of the whole list that matches. Suffixes are ASCII.
+template <size_t N>
+struct PIndex {
+    static_assert(N < 255, "rule lists index with uint8_t");
+    uint8_t first[128] = {};
+    uint8_t next[N] = {};
+    constexpr explicit PIndex(const PRule (&rules)[N]) {
+        for (uint8_t& f : first) f = (uint8_t)N;
+        for (size_t i = N; i-- > 0;) {  // backwards: each group's head ends at its first rule
+            const unsigned char c = (unsigned char)rules[i].suf.back();
+            next[i] = first[c & 127];
+            first[c & 127] = (uint8_t)i;
+        }
+    }
+};
+
 // _apply_rule_list without the "*d" rule (only step 1b has it, written out there): the first rule
-// whose suffix matches decides, even when its condition fails.
+// whose suffix matches decides, even when its condition fails. Only the rules of the word's last
+// character are tried (PIndex).
 template <class C, size_t N>
-inline void p_apply(p_string<C>& w, const PRule (&rules)[N]) {
-    for (const PRule& r : rules) {
+inline void p_apply(p_string<C>& w, const PRule (&rules)[N], const PIndex<N>& idx) {
+    if (w.empty()) return;
+    const uint32_t last = (uint32_t)(std::make_unsigned_t<C>)w.back();
+    if (last >= 128) return;  // no suffix ends with it
+    for (size_t i = idx.first[last]; i < N; i = idx.next[i]) {
+        const PRule& r = rules[i];
         if (p_ends(w, r.suf)) {
             p_view<C> word(w);
             if (p_cond(r.cond, word.substr(0, w.size() - r.suf.size()), word)) p_replace(w, r.suf.size(), r.rep);
@@ -161,8 +188,9 @@ inline void p_apply(p_string<C>& w, const PRule (&rules)[N]) {
 template <class C>
 inline void p_step1a(p_string<C>& w) {
     if (p_ends(w, "ies") && w.size() == 4) return p_replace(w, 3, "ie");  // w[:1] + "ie"
-    static const PRule rules[] = {{"sses", "ss", P_NONE}, {"ies", "i", P_NONE}, {"ss", "ss", P_NONE}, {"s", "", P_NONE}};
-    p_apply(w, rules);
+    static constexpr PRule rules[] = {{"sses", "ss", P_NONE}, {"ies", "i", P_NONE}, {"ss", "ss", P_NONE}, {"s", "", P_NONE}};
+    static constexpr PIndex<std::size(rules)> index(rules);
+    p_apply(w, rules, index);
 }
 
 template <class C>
@@ -200,8 +228,9 @@ inline void p_step1b(p_string<C>& w) {
 
 template <class C>
 inline void p_step1c(p_string<C>& w) {
-    static const PRule rules[] = {{"y", "i", P_1C}};
-    p_apply(w, rules);
+    static constexpr PRule rules[] = {{"y", "i", P_1C}};
+    static constexpr PIndex<std::size(rules)> index(rules);
+    p_apply(w, rules, index);
 }
 
 template <class C>
@@ -210,7 +239,7 @@ inline void p_step2(p_string<C>& w) {
         p_replace(w, 4, "al");
         return p_step2(w);
     }
-    static const PRule rules[] = {
+    static constexpr PRule rules[] = {
         {"ational", "ate", P_M0}, {"tional", "tion", P_M0}, {"enci", "ence", P_M0},  {"anci", "ance", P_M0},
         {"izer", "ize", P_M0},    {"bli", "ble", P_M0},     {"alli", "al", P_M0},     {"entli", "ent", P_M0},
         {"eli", "e", P_M0},       {"ousli", "ous", P_M0},   {"ization", "ize", P_M0}, {"ation", "ate", P_M0},
@@ -218,26 +247,29 @@ inline void p_step2(p_string<C>& w) {
         {"ousness", "ous", P_M0}, {"aliti", "al", P_M0},    {"iviti", "ive", P_M0},   {"biliti", "ble", P_M0},
         {"fulli", "ful", P_M0},   {"logi", "log", P_LOGI},
     };
-    p_apply(w, rules);
+    static constexpr PIndex<std::size(rules)> index(rules);
+    p_apply(w, rules, index);
 }
 
 template <class C>
 inline void p_step3(p_string<C>& w) {
-    static const PRule rules[] = {{"icate", "ic", P_M0}, {"ative", "", P_M0}, {"alize", "al", P_M0},
+    static constexpr PRule rules[] = {{"icate", "ic", P_M0}, {"ative", "", P_M0}, {"alize", "al", P_M0},
                                   {"iciti", "ic", P_M0}, {"ical", "ic", P_M0}, {"ful", "", P_M0},
                                   {"ness", "", P_M0}};
-    p_apply(w, rules);
+    static constexpr PIndex<std::size(rules)> index(rules);
+    p_apply(w, rules, index);
 }
 
 template <class C>
 inline void p_step4(p_string<C>& w) {
-    static const PRule rules[] = {
+    static constexpr PRule rules[] = {
         {"al", "", P_M1},   {"ance", "", P_M1}, {"ence", "", P_M1}, {"er", "", P_M1},    {"ic", "", P_M1},
         {"able", "", P_M1}, {"ible", "", P_M1}, {"ant", "", P_M1},  {"ement", "", P_M1}, {"ment", "", P_M1},
         {"ent", "", P_M1},  {"ion", "", P_ION}, {"ou", "", P_M1},   {"ism", "", P_M1},   {"ate", "", P_M1},
         {"iti", "", P_M1},  {"ous", "", P_M1},  {"ive", "", P_M1},  {"ize", "", P_M1},
     };
-    p_apply(w, rules);
+    static constexpr PIndex<std::size(rules)> index(rules);
+    p_apply(w, rules, index);
 }
 
 template <class C>
@@ -251,8 +283,9 @@ inline void p_step5a(p_string<C>& w) {
 
 template <class C>
 inline void p_step5b(p_string<C>& w) {
-    static const PRule rules[] = {{"ll", "l", P_LL}};
-    p_apply(w, rules);
+    static constexpr PRule rules[] = {{"ll", "l", P_LL}};
+    static constexpr PIndex<std::size(rules)> index(rules);
+    p_apply(w, rules, index);
 }
 
 // The irregular-forms pool, looked up with the lowercased word: true and `out` set when w is in it.
@@ -289,22 +322,17 @@ inline void porter_steps(p_string<C>& w) {
 
 // stem(word): false (out untouched) when word has a byte >= 0x80.
 inline bool porter_stem(const char* p, size_t n, std::string& out) {
-    std::string w(p, n);
-    for (char& c : w) {
-        if ((unsigned char)c >= 0x80) return false;
+    for (size_t i = 0; i < n; ++i)
+        if ((unsigned char)p[i] >= 0x80) return false;
+    out.assign(p, n);  // the word is stemmed in out (no string of its own)
+    for (char& c : out)
         if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');  // str.lower() of ASCII
-    }
     sv hit;
-    if (porter_pool(sv(w), hit)) {
+    if (porter_pool(sv(out), hit)) {
         out.assign(hit);
         return true;
     }
-    if (n <= 2) {
-        out = std::move(w);
-        return true;
-    }
-    porter_steps(w);
-    out = std::move(w);
+    if (n > 2) porter_steps(out);
     return true;
 }
 
