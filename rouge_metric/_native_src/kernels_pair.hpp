@@ -17,7 +17,8 @@
 //   (empty sentences dropped): a reference row whose token is in no prediction sentence never joins an
 //   LCS nor moves rouge-score's backtrack (lcs_mark), and the clipped hits only count tokens of the
 //   prediction, whose reference counts the reduction keeps; a reduced reference of more than
-//   LSUM_LANES_FROM tokens runs lane-packed (kernels_lsum.hpp), a shorter one on union_lcs_marks.
+//   LSUM_LANES_FROM tokens runs lane-packed (kernels_lsum.hpp), a shorter one on union_lcs_marks; a
+//   pair of one sentence a side takes rougeL's LCS instead (scoring.hpp, pair_stats).
 #pragma once
 
 #include "common.hpp"
