@@ -33,7 +33,9 @@
 #define ROUGE_TARGET_AVX512
 #else
 #include <cpuid.h>
+#include "intrin_begin.hpp"
 #include <immintrin.h>
+#include "intrin_end.hpp"
 #define ROUGE_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
 #define ROUGE_TARGET_AVX512 \
     __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2,avx2,bmi,bmi2,popcnt")))
