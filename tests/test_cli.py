@@ -474,7 +474,14 @@ def _time_to_exit(cmd, env):
     import signal
     import time
 
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    # The child starts with SIGINT's default action, as in a terminal: a parent that ignores SIGINT (a
+    # background job of a shell without job control) passes that on, and Python then installs no
+    # KeyboardInterrupt handler. The wrapper resets it and execs the command (cmd[0] is sys.executable).
+    assert cmd[0] == sys.executable
+    reset = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+             "os.execv(sys.executable, [sys.executable] + sys.argv[1:])")
+    proc = subprocess.Popen([sys.executable, "-c", reset, *cmd[1:]], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=env)
     time.sleep(CTRL_C_DELAY)
     assert proc.poll() is None, "finished before the interrupt: make the input larger"
     start = time.perf_counter()
