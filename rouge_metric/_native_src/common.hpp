@@ -7,7 +7,7 @@
 // The core (plain C++17; tests/cpp/kernels_check.cpp builds and tests it without Python):
 //   common.hpp     this file                     hash.hpp       string and pair hash tables
 //   portable.hpp   compiler builtins (popcount, bit scans, prefetch, inlining) for GCC/Clang and MSVC
-//   intrin_begin.hpp, intrin_end.hpp  around the intrinsics headers (GCC 12's false warnings on them)
+//   x86_intrinsics.hpp  the x86 intrinsics headers, without GCC 12's false warnings on them
 //   host.hpp       what the core asks of the program that embeds it (an interpreter lock, signals)
 //   interrupt.hpp  Ctrl-C and errors across threads
 //   simd.hpp       runtime CPU dispatch: the SIMD level of the text scan

@@ -13,9 +13,7 @@
 #pragma once
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include "intrin_begin.hpp"
-#include <x86intrin.h>  // _addcarry_u64, _subborrow_u64
-#include "intrin_end.hpp"
+#include "x86_intrinsics.hpp"  // _addcarry_u64, _subborrow_u64
 #endif
 
 #include "common.hpp"

@@ -33,9 +33,7 @@
 #define ROUGE_TARGET_AVX512
 #else
 #include <cpuid.h>
-#include "intrin_begin.hpp"
-#include <immintrin.h>
-#include "intrin_end.hpp"
+#include "x86_intrinsics.hpp"
 #define ROUGE_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
 #define ROUGE_TARGET_AVX512 \
     __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2,avx2,bmi,bmi2,popcnt")))
