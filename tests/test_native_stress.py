@@ -437,7 +437,7 @@ def test_cold_vocabulary_memory_is_bounded_by_distinct_words():
 
 # ------------------------------------------------------------------------------ interruption
 INTERRUPT = """
-    import os, signal, sys, time
+    import math, os, random, signal, sys, time
     from rouge_metric import Rouge
     # Python's own Ctrl-C handler, as in a terminal: a process started in the background by a
     # non-interactive shell inherits SIGINT ignored, and Python then installs no handler.
@@ -445,28 +445,36 @@ INTERRUPT = """
     def tasks():
         return len(os.listdir("/proc/self/task"))
     kind = sys.argv[1]
-    if kind == "batch":
-        import random
+    if kind in ("batch", "ids-batch"):
+        ids = kind == "ids-batch"
         rnd = random.Random(0)
-        pool = [f"w{rnd.randrange(50)}" for _ in range(20000)]
-        P = [" ".join(pool[i % 9000: i % 9000 + 6000]) for i in range(3000)]
-        R = [" ".join(pool[(7 * i) % 9000: (7 * i) % 9000 + 6000]) for i in range(3000)]
-        r = Rouge(["rougeL", "rougeLsum"], backend="native", num_threads=2)
-        call = lambda: r.compute(predictions=P, references=R)
-    elif kind == "ids-batch":
-        import random
-        rnd = random.Random(0)
-        pool = [rnd.randrange(50) + 2**40 for _ in range(20000)]
-        P = [pool[i % 9000: i % 9000 + 6000] for i in range(3000)]
-        R = [pool[(7 * i) % 9000: (7 * i) % 9000 + 6000] for i in range(3000)]
-        r = Rouge(["rougeL", "rougeLsum"], backend="native", num_threads=2, tokenizer="ids")
-        call = lambda: r.compute(predictions=P, references=R)
+        pool = [rnd.randrange(50) + 2**40 if ids else f"w{rnd.randrange(50)}" for _ in range(20000)]
+        join = (lambda x: x) if ids else " ".join
+        r = Rouge(["rougeL", "rougeLsum"], backend="native", num_threads=2, tokenizer="ids" if ids else "default")
+        texts = [join(pool[i: i + 6000]) for i in range(0, 9000, 10)]  # shared by the examples
+        def make(size):  # size examples of 6,000 tokens: linear in size
+            P = [texts[i % 900] for i in range(size)]
+            R = [texts[(7 * i + 3) % 900] for i in range(size)]
+            return lambda: r.compute(predictions=P, references=R)
+        base, power = 200, 1
     else:
-        a = " ".join(["a", "b", "c", "d"] * 60000)
-        b = " ".join(["b", "a", "d", "c"] * 60000)
         r = Rouge(["rougeLsum"], backend="native", num_threads=2)
-        call = (lambda: r.score(prediction=a, references=b)) if kind == "pair" else \\
-               (lambda: r.compute(predictions=[a], references=[b]))
+        def make(size):  # one pair of size tokens each: the union LCS is quadratic in size
+            a = " ".join(["a", "b", "c", "d"] * (size // 4))
+            b = " ".join(["b", "a", "d", "c"] * (size // 4))
+            return (lambda: r.score(prediction=a, references=b)) if kind == "pair" else \\
+                   (lambda: r.compute(predictions=[a], references=[b]))
+        base, power = 40000, 2
+    # The call must outlast the test's one-second wait on any machine: time a small one, then size the
+    # real one for about 10 s of work.
+    small = make(base)
+    small()
+    t0 = time.perf_counter()
+    small()
+    took = max(time.perf_counter() - t0, 1e-4)
+    size = int(base * max(4.0, (10.0 / took) ** (1 / power)))
+    size = min(size, 3_000_000 if power == 2 else 60_000) // 4 * 4
+    call = make(size)
     Rouge(["rouge1"], backend="native", num_threads=2).compute(predictions=["a b"] * 200, references=["b a"] * 200)
     before = tasks()  # after a first threaded call (a sanitizer runtime may start a thread of its own)
     print("started", flush=True)
