@@ -5,10 +5,11 @@
 // Ownership: only the calling thread's Workspace is touched.
 //
 // Bit-parallel LCS (Hyyro 2004) over a sequence B of n tokens uses W = ceil(n / 64) words per row and
-// a match mask per distinct token of B. Dense masks (W words per distinct token, found through
-// ws.slot) are the fast path; when distinct tokens x W words exceed limits.mask_bytes (a very long
-// unsplit text) the masks are sparse: the positions of each token, expanded into one W-word scratch
-// mask for the row that needs it (O(W + occurrences) per row instead of O(W)). Same rows either way.
+// a match mask per distinct token of B. On per-pair ids 1..K (rougeL of the pair path) the masks are
+// indexed by id (ws.lpm, (K + 1) x W words, left zeroed); otherwise dense masks (W words per distinct
+// token, found through ws.slot) are the fast path. When the masks exceed limits.mask_bytes (a very long
+// unsplit text) they are sparse: the positions of each token, expanded into one W-word scratch mask
+// for the row that needs it (O(W + occurrences) per row instead of O(W)). Same rows on every path.
 // One file over 400 lines: rougeL and rougeLsum share the masks, the row step and the walk.
 #pragma once
 
@@ -92,7 +93,17 @@ struct DenseMasks {
     const uint64_t* masks;
     const uint32_t* slot;
     explicit DenseMasks(const Workspace& ws) : masks(ws.masks.data()), slot(ws.slot.data()) {}
+    bool has(int32_t id) const { return slot[id] != UINT32_MAX; }
     const uint64_t* get(int32_t id) const { return masks + slot[id]; }
+    void put(int32_t) const {}
+};
+// Masks indexed by id (W words per id, ids 0..K): a token absent from B has a zero mask, with which a
+// row step leaves the row unchanged, so no row needs a test.
+struct DirectMasks {
+    const uint64_t* pm;
+    size_t W;
+    bool has(int32_t) const { return true; }
+    const uint64_t* get(int32_t id) const { return pm + (size_t)id * W; }
     void put(int32_t) const {}
 };
 struct SparseMasks {
@@ -100,6 +111,7 @@ struct SparseMasks {
     uint64_t* M;
     explicit SparseMasks(Workspace& ws)
         : slot(ws.slot.data()), start(ws.occ_start.data()), occ(ws.occ.data()), M(ws.masks.data()) {}
+    bool has(int32_t id) const { return slot[id] != UINT32_MAX; }
     const uint64_t* get(int32_t id) const {
         uint32_t s = slot[id];
         for (uint32_t k = start[s]; k < start[s + 1]; ++k) M[occ[k] >> 6] |= (uint64_t)1 << (occ[k] & 63);
@@ -146,40 +158,96 @@ inline size_t width(size_t W) { return WC ? WC : W; }
 
 // One bit-parallel LCS row step over W words (Hyyro 2004): out = (V + U) | (V - U), U = V & M
 // (V - U = V & ~M, no borrows). out may be V.
+// With a compile-time width the ANDs, the add-with-carry chain and the ORs are separate loops, so
+// that nothing between two adds clobbers the carry flag (fused, the compiler saves and restores it
+// around every word, which triples the chain's latency).
 template <size_t WC = 0>
 inline void lcs_step(uint64_t* out, const uint64_t* V, const uint64_t* M, size_t W) {
-    uint64_t carry = 0;
-    for (size_t w = 0; w < width<WC>(W); ++w) {
-        uint64_t v = V[w], mk = M[w];
-        out[w] = addc(v, v & mk, carry) | (v & ~mk);
+    if constexpr (WC > 0) {
+        uint64_t x[WC], s[WC];
+        for (size_t w = 0; w < WC; ++w) x[w] = V[w] & M[w];
+        uint64_t carry = 0;
+        for (size_t w = 0; w < WC; ++w) s[w] = addc(V[w], x[w], carry);
+        for (size_t w = 0; w < WC; ++w) out[w] = s[w] | (V[w] & ~M[w]);
+    } else {
+        uint64_t carry = 0;
+        for (size_t w = 0; w < W; ++w) {
+            uint64_t v = V[w], mk = M[w];
+            out[w] = addc(v, v & mk, carry) | (v & ~mk);
+        }
     }
 }
 
 // The rows of lcs_len over the tokens of A (masks set, W words, ws.V the state). Polls for
 // interruption every 4,096 rows.
+// With a compile-time width the row lives in a local array (registers) for the whole loop, not in
+// ws.V, which the compiler would otherwise store and reload at every step (the masks are uint64_t too).
 template <size_t WC, class MS>
 void lcs_rows(Workspace& ws, const MS& ms, Seq A, size_t W) {
     W = width<WC>(W);
     uint64_t* V = ws.V.data();
-    const uint32_t* slot = ws.slot.data();
+    uint64_t local[WC ? WC : 1];
+    uint64_t* row = WC ? local : V;
+    if (WC)
+        for (size_t w = 0; w < W; ++w) local[w] = V[w];
     for (size_t i0 = 0; i0 < A.n; i0 += 4096) {
-        if (ws.stopped()) return;
+        if (ws.stopped()) break;
         size_t i1 = std::min(A.n, i0 + 4096);
         for (size_t i = i0; i < i1; ++i) {
             int32_t t = A.p[i];
-            if (slot[t] == UINT32_MAX) continue;  // no match: V unchanged
-            lcs_step<WC>(V, V, ms.get(t), W);
+            if (!ms.has(t)) continue;  // no match: the row unchanged
+            lcs_step<WC>(row, row, ms.get(t), W);
             ms.put(t);
         }
+    }
+    if (WC)
+        for (size_t w = 0; w < W; ++w) V[w] = local[w];
+}
+
+// The rows of lcs_len at a run-time or compile-time width (2..12 words).
+template <class MS>
+void lcs_rows_w(Workspace& ws, const MS& ms, Seq A, size_t W) {
+    switch (W) {
+        case 2: lcs_rows<2>(ws, ms, A, W); break;
+        case 3: lcs_rows<3>(ws, ms, A, W); break;
+        case 4: lcs_rows<4>(ws, ms, A, W); break;
+        case 5: lcs_rows<5>(ws, ms, A, W); break;
+        case 6: lcs_rows<6>(ws, ms, A, W); break;
+        case 7: lcs_rows<7>(ws, ms, A, W); break;
+        case 8: lcs_rows<8>(ws, ms, A, W); break;
+        case 9: lcs_rows<9>(ws, ms, A, W); break;
+        case 10: lcs_rows<10>(ws, ms, A, W); break;
+        case 11: lcs_rows<11>(ws, ms, A, W); break;
+        case 12: lcs_rows<12>(ws, ms, A, W); break;
+        default: lcs_rows<0>(ws, ms, A, W);
     }
 }
 
 // Length of the LCS, bit-parallel: O(max(m, n) * ceil(min(m, n) / w)) time, O(min / w) memory plus the
 // masks (dense: O(distinct * min / w) words up to the limit; sparse beyond: O(min)).
-inline int64_t lcs_len(Workspace& ws, Seq A, Seq B) {
+// K > 0: every id of A and B is in 1..K (per-pair ids, kernels_pair.hpp); while (K + 1) x W words fit
+// limits.mask_bytes the masks are indexed by id in ws.lpm (left zeroed: only B's words are set, then
+// cleared), with no slot to find per token of B. Same rows, same length.
+inline int64_t lcs_len(Workspace& ws, Seq A, Seq B, size_t K = 0) {
     if (A.n < B.n) std::swap(A, B);  // bits over the shorter (B)
     if (!B.n) return 0;
     size_t W = (B.n + 63) / 64;
+    if (W > 1 && K > 0 && K + 1 <= ws.limits.mask_bytes / 8 / W) {
+        const size_t words = (K + 1) * W;
+        if (ws.lpm.size() < words) ws.lpm.resize(words, 0);
+        uint64_t* pm = ws.lpm.data();
+        for (size_t j = 0; j < B.n; ++j) {
+            ROUGE_CHECK(B.p[j] >= 1 && (size_t)B.p[j] <= K, "lcs_len: id of B past K");
+            pm[(size_t)B.p[j] * W + j / 64] |= (uint64_t)1 << (j % 64);
+        }
+        for (size_t i = 0; i < A.n; ++i) ROUGE_CHECK(A.p[i] >= 1 && (size_t)A.p[i] <= K, "lcs_len: id of A past K");
+        ws.V.assign(W, ~(uint64_t)0);
+        lcs_rows_w(ws, DirectMasks{pm, W}, A, W);
+        for (size_t j = 0; j < B.n; ++j) pm[(size_t)B.p[j] * W + j / 64] = 0;
+        int64_t ones = 0;
+        for (size_t w = 0; w < W; ++w) ones += popcount64(ws.V[w]);
+        return (int64_t)(W * 64) - ones;  // bits past B.n stay 1
+    }
     bool sparse = set_masks(ws, B, W);
     int64_t res;
     if (W == 1) {
@@ -196,17 +264,7 @@ inline int64_t lcs_len(Workspace& ws, Seq A, Seq B) {
         if (sparse) {
             lcs_rows<0>(ws, SparseMasks(ws), A, W);
         } else {
-            DenseMasks ms(ws);
-            switch (W) {
-                case 2: lcs_rows<2>(ws, ms, A, W); break;
-                case 3: lcs_rows<3>(ws, ms, A, W); break;
-                case 4: lcs_rows<4>(ws, ms, A, W); break;
-                case 5: lcs_rows<5>(ws, ms, A, W); break;
-                case 6: lcs_rows<6>(ws, ms, A, W); break;
-                case 7: lcs_rows<7>(ws, ms, A, W); break;
-                case 8: lcs_rows<8>(ws, ms, A, W); break;
-                default: lcs_rows<0>(ws, ms, A, W);
-            }
+            lcs_rows_w(ws, DenseMasks(ws), A, W);
         }
         int64_t ones = 0;
         for (size_t w = 0; w < W; ++w) ones += popcount64(ws.V[w]);

@@ -78,7 +78,16 @@ template <size_t WC>
 inline void long_columns(const uint64_t* pm, size_t W, const int32_t* c, size_t Lc, uint64_t* vs) {
     W = width<WC>(W);
     for (size_t w = 0; w < W; ++w) vs[w] = ~(uint64_t)0;
-    for (size_t j = 0; j < Lc; ++j) lcs_step<WC>(vs + (j + 1) * W, vs + j * W, pm + (size_t)c[j] * W, W);
+    if constexpr (WC > 0) {  // the column in registers, each one stored for the walk
+        uint64_t v[WC];
+        for (size_t w = 0; w < WC; ++w) v[w] = ~(uint64_t)0;
+        for (size_t j = 0; j < Lc; ++j) {
+            lcs_step<WC>(v, v, pm + (size_t)c[j] * WC, WC);
+            for (size_t w = 0; w < WC; ++w) vs[(j + 1) * WC + w] = v[w];
+        }
+    } else {
+        for (size_t j = 0; j < Lc; ++j) lcs_step<WC>(vs + (j + 1) * W, vs + j * W, pm + (size_t)c[j] * W, W);
+    }
 }
 
 // The walk of one long line of len rows (columns vs, masks pm, W words) against prediction line c: the

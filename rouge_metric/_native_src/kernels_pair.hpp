@@ -38,6 +38,13 @@ constexpr size_t PAIR_DIRECT_CELLS = (size_t)1 << 18;
 // rougeLsum's lane-packed kernel (lsum_hits) from this many reduced reference tokens up.
 constexpr size_t LSUM_LANES_FROM = 160;
 
+// v as n zeros: vector::assign(n, 0) is an out-of-line call, which costs more than the memset of the
+// few hundred counts of a pair.
+inline void zeroed(std::vector<int32_t>& v, size_t n) {
+    v.resize(n);
+    std::memset(v.data(), 0, n * sizeof(int32_t));
+}
+
 // The pair in per-pair ids (ws.lref, ws.lpred), K = the reference's distinct tokens. O(m + n) time, one
 // lookup per token in ws.local (dense by global id, left zeroed); O(m + n + K) memory.
 inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
@@ -78,7 +85,7 @@ inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
     for (int32_t k = 1; k <= K; ++k) lo[tp[k]] = 0;
     // The prediction's count of each local id (pc[0] = 0), counted on the reduced prediction: its many
     // 0s would chain every increment through one counter.
-    ws.pc.assign((size_t)K + 1, 0);
+    zeroed(ws.pc, (size_t)K + 1);
     int32_t* pc = ws.pc.data();
     for (size_t j = 0; j < np; ++j) pc[rp[j]]++;
     ws.ensure_dense((size_t)K + 1);  // the kernels' arrays cover the per-pair ids
@@ -90,7 +97,7 @@ inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
 // Clipped unigram overlap of the pair in per-pair ids: sum over ids of min(reference count, prediction
 // count). O(m + K).
 inline int64_t unigram_hits_local(Workspace& ws, size_t K) {
-    ws.rc.assign(K + 1, 0);
+    zeroed(ws.rc, K + 1);
     int32_t* rc = ws.rc.data();
     for (int32_t t : ws.lref.ids) {
         ROUGE_CHECK(t >= 1 && (size_t)t <= K, "unigram_hits_local: id past K");

@@ -97,7 +97,7 @@ inline void pair_stats(Workspace& ws, const Spec* specs, size_t T, const Doc& pr
     auto pair_lcs = [&]() {
         if (lcs < 0) {
             if (reduced < 0) reduced = reduce_pair(ws) ? 1 : 0;
-            lcs = reduced ? lcs_len(ws, Seq{ws.rref.data(), ws.rref.size()}, Seq{ws.rpred.data(), ws.rpred.size()}) : 0;
+            lcs = reduced ? lcs_len(ws, Seq{ws.rref.data(), ws.rref.size()}, Seq{ws.rpred.data(), ws.rpred.size()}, K) : 0;
         }
         return lcs;
     };

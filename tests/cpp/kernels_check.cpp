@@ -292,6 +292,7 @@ void expect_clean(const Workspace& ws, int32_t alpha, const std::string& where) 
     for (int32_t t = 0; t < alpha; ++t)
         clean &= ws.cnt_a[t] == 0 && ws.cnt_b[t] == 0 && ws.pm1[t] == 0 && ws.slot[t] == UINT32_MAX &&
                  ws.first[t] == UINT32_MAX;
+    for (uint64_t x : ws.lpm) clean &= x == 0;  // the masks by per-pair id (lcs_len with K, lsum_hits)
     expect_eq("workspace left clean", clean, true, where);
 }
 
@@ -308,8 +309,17 @@ void check_kernels(int rounds, bool tiny) {
         Tokens a = random_tokens(random_length(), alpha), b = random_tokens(random_length(), alpha);
         const std::string where = std::string(tiny ? "tiny limits " : "") + "a=" + show(a) + " b=" + show(b);
 
-        expect_eq("lcs_len", (int64_t)lcs_len(ws, seq(a), seq(b)), (int64_t)lcs_table(a, b)[a.size()][b.size()], where);
+        const int64_t want = (int64_t)lcs_table(a, b)[a.size()][b.size()];
+        expect_eq("lcs_len", (int64_t)lcs_len(ws, seq(a), seq(b)), want, where);
         expect_clean(ws, alpha, where);
+        {  // per-pair ids 1..K: the masks by id while (K + 1) x W words fit the limit (else as above)
+            Tokens a1 = a, b1 = b;
+            for (auto& x : a1) ++x;
+            for (auto& x : b1) ++x;
+            ws.ensure((size_t)alpha + 2);
+            expect_eq("lcs_len (ids 1..K)", (int64_t)lcs_len(ws, seq(a1), seq(b1), (size_t)alpha), want, where);
+            expect_clean(ws, alpha + 1, where);
+        }
 
         if (!a.empty() && !b.empty()) {
             size_t W = (b.size() + 63) / 64;
