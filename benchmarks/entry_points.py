@@ -3,8 +3,13 @@
     python benchmarks/entry_points.py --rounds 5
     python benchmarks/entry_points.py --rounds 5 --only pair --corpora cnndm_simcls_nl
 
-Three measurements, each in alternating rounds (the order reversed every other round), medians of
+Four measurements, each in alternating rounds (the order reversed every other round), medians of
 wall-clock and of CPU time:
+
+- ``limit``: warm ``Rouge.compute`` on one thread (rouge1/2/L/Lsum, stemming) against the raw-text mode of
+  the speed-limit reference's binary (``rouge_limit`` in ``--limit-data``, or ``--limit-binary``), on the
+  limit's raw pairs of each corpus. Ratio: limit time / our time (1 = the limit's speed). Set
+  ``ROUGE_METRIC_SIMD=avx2`` (and pass a limit built without AVX-512) for the AVX2 comparison.
 
 - ``pair``: the warm ``score(target, prediction)`` loop of :class:`rouge_metric.RougeScorer` and of the
   drop-in ``rouge_metric.rouge_score.rouge_scorer.RougeScorer`` (rouge1/2/L/Lsum, stemming), against the
@@ -131,6 +136,56 @@ def pair_loops(args: argparse.Namespace) -> None:
     call_cost(loops, args.rounds * 8)
 
 
+def limit_ns_per_pair(binary: str, data: str, corpus: str) -> float:
+    """One run of the speed-limit reference's raw-text mode (3 repetitions): its median ns per pair."""
+    out = subprocess.run([binary, "--data", data, "--reps", "3", "--modes", "raw", corpus],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        row = json.loads(line)
+        if row.get("mode") == "raw":
+            return float(row["median_ns_per_pair"])
+    raise SystemExit(f"limit: no raw-mode timing for {corpus} in {binary}'s output: {out[-300:]}")
+
+
+def compute_vs_limit(args: argparse.Namespace) -> None:
+    binary = args.limit_binary or os.path.join(args.limit_data, "rouge_limit")
+    if not os.path.exists(binary):
+        print(f"limit: skipped ({binary} missing: build it as ../shared/limit/README.md says)")
+        return
+    import importlib
+
+    from rouge_metric import Rouge, core
+
+    level = importlib.import_module("rouge_metric._native").simd_level() if core.native_available() else "none"
+
+    print(f"\nlimit: warm Rouge.compute on 1 thread against the speed-limit reference's raw-text mode "
+          f"({binary}), {args.rounds} alternating rounds; ratio = limit time / ours (median of per-round "
+          f"ratios); native SIMD level: {level}")
+    print("| corpus | pairs | limit, pairs/s | compute, pairs/s | of the limit |")
+    print("|---|---:|---:|---:|---:|")
+    for corpus in args.corpora:
+        path = os.path.join(args.limit_data, f"raw_{corpus}.bin")
+        if not os.path.exists(path):
+            print(f"| {corpus} | missing {path} |")
+            continue
+        pairs = raw_pairs(path)
+        refs, preds = [r for r, _ in pairs], [p for _, p in pairs]
+        rouge = Rouge(TYPES, use_stemmer=True, num_threads=1)
+        rouge.compute(predictions=preds, references=refs)  # warm: the corpus's words in the vocabulary
+        limit: List[float] = []
+        ours: List[float] = []
+        for rnd in range(args.rounds):
+            for k in (("limit", "ours") if rnd % 2 == 0 else ("ours", "limit")):
+                if k == "limit":
+                    limit.append(limit_ns_per_pair(binary, args.limit_data, corpus) * 1e-9 * len(pairs))
+                else:
+                    gc.collect()
+                    ours.append(timed(lambda: rouge.compute(predictions=preds, references=refs))[0])
+        n = len(pairs)
+        print(f"| {corpus} | {n:,} | {n / statistics.median(limit):,.0f} | {n / statistics.median(ours):,.0f} | "
+              f"{median_ratio(limit, ours):.3f} |", flush=True)
+
+
 #: A short pair (every token in the limit's stem table): the per-pair loop's cost is then mostly the call's.
 SHORT_PAIR = ("the police said the man", "police said a man was")
 
@@ -248,9 +303,11 @@ def cold_calls(args: argparse.Namespace, env: Dict[str, str], tmp: str) -> None:
 def main(argv: Sequence[str] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--only", choices=["pair", "evaluate", "cold"], action="append",
-                    help="run only these measurements (repeatable; default: all three)")
-    ap.add_argument("--corpora", nargs="*", default=CORPORA, help="corpora of the pair loops")
+    ap.add_argument("--only", choices=["limit", "pair", "evaluate", "cold"], action="append",
+                    help="run only these measurements (repeatable; default: all four)")
+    ap.add_argument("--corpora", nargs="*", default=CORPORA, help="corpora of the limit and pair measurements")
+    ap.add_argument("--limit-binary", help="the speed-limit reference's binary (default: rouge_limit in --limit-data; "
+                    "a build without AVX-512 for an AVX2 comparison)")
     ap.add_argument("--limit-data", default=os.environ.get("LIMIT_DATA", os.path.join(tempfile.gettempdir(), "limit_data")))
     ap.add_argument("--corpus", default=os.path.join(REPO, "..", "shared", "corpora", "cnndm_simcls_nl.jsonl.gz"),
                     help="JSONL(.gz) of the evaluate and cold measurements")
@@ -258,7 +315,7 @@ def main(argv: Sequence[str] = None) -> int:
     ap.add_argument("--checkout", default=REPO, help="the built rouge_metric checkout to measure (default: this one)")
     args = ap.parse_args(argv)
     args.checkout = os.path.abspath(args.checkout)
-    only = set(args.only or ["pair", "evaluate", "cold"])
+    only = set(args.only or ["limit", "pair", "evaluate", "cold"])
     print("machine:", machine())
     print("checkout:", args.checkout)
     subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(args.checkout, "rouge_metric")], check=True)
@@ -267,6 +324,8 @@ def main(argv: Sequence[str] = None) -> int:
     env["PYTHONPATH"] = os.pathsep.join([args.checkout] + [p for p in [env.get("PYTHONPATH")] if p])
     env.update(RAYON_NUM_THREADS=str(args.threads), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
                HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    if "limit" in only:
+        compute_vs_limit(args)
     if "pair" in only:
         pair_loops(args)
     with tempfile.TemporaryDirectory() as tmp:
