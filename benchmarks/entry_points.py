@@ -154,13 +154,14 @@ def compute_vs_limit(args: argparse.Namespace) -> None:
         return
     import importlib
 
+    import rouge_metric
     from rouge_metric import Rouge, core
 
     level = importlib.import_module("rouge_metric._native").simd_level() if core.native_available() else "none"
 
     print(f"\nlimit: warm Rouge.compute on 1 thread against the speed-limit reference's raw-text mode "
           f"({binary}), {args.rounds} alternating rounds; ratio = limit time / ours (median of per-round "
-          f"ratios); native SIMD level: {level}")
+          f"ratios); native SIMD level: {level}; package: {os.path.dirname(rouge_metric.__file__)}")
     print("| corpus | pairs | limit, pairs/s | compute, pairs/s | of the limit |")
     print("|---|---:|---:|---:|---:|")
     for corpus in args.corpora:
