@@ -25,8 +25,7 @@ Bit-identical floats need no FMA contraction and no fast-math: GCC/Clang ``-ffp-
 flag is given, so x64 builds have no FMA instructions to contract to).
 GCC/Clang also get ``-fno-tree-slp-vectorize``: the bit-parallel LCS kernels chain add-with-carry
 over a few 64-bit words, which the straight-line vectorizer would move between general and vector
-registers at every step (rougeL on long documents runs about a third faster without it; integer code
-only, so no float changes).
+registers at every step (integer code only, so no float changes).
 """
 
 import glob
