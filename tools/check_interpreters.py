@@ -92,8 +92,10 @@ def check(version: str, python: str, numbers_ref, keep: bool) -> bool:
 
     env = dict(os.environ, ROUGE_METRIC_REQUIRE_NATIVE="1", HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
     env.pop("PYTHONPATH", None)
-    where = tempfile.gettempdir()
-    with open(log_path, "w", encoding="utf-8") as log:
+    # An empty directory of its own as the children's working directory: the source tree must not be
+    # importable, and neither may whatever lies in the shared temporary directory (a stray types.py there
+    # would shadow the standard library's module for `python -c`, whose path starts with the cwd).
+    with tempfile.TemporaryDirectory() as where, open(log_path, "w", encoding="utf-8") as log:
         status = "set-up failed"
         ok = (vpy.exists() or run([python, "-m", "venv", str(env_dir)], log) == 0) and \
             run([str(vpy), "-m", "pip", "install", "-q", "--disable-pip-version-check", *oracle_requirements()], log) == 0

@@ -56,8 +56,11 @@ CHILD = textwrap.dedent("""
 
 
 def run(checkout: str, corpora: list, threads: list, limit: int, out: str) -> None:
-    subprocess.run([sys.executable, "-c", CHILD, os.path.abspath(checkout), json.dumps(corpora), json.dumps(threads),
-                    str(limit), out], check=True, cwd=tempfile.gettempdir())
+    # In an empty directory: `python -c` puts its cwd first on the path, and no checkout (nor a stray module
+    # of the shared temporary directory) may be imported from there.
+    with tempfile.TemporaryDirectory() as empty:
+        subprocess.run([sys.executable, "-c", CHILD, os.path.abspath(checkout), json.dumps(corpora), json.dumps(threads),
+                        str(limit), out], check=True, cwd=empty)
 
 
 def main() -> int:
