@@ -43,7 +43,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Sequence, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -89,6 +89,16 @@ def raw_pairs(path: str) -> List[Tuple[str, str]]:
     return out
 
 
+def limit_corpora(args: argparse.Namespace) -> Iterator[Tuple[str, List[Tuple[str, str]]]]:
+    """(corpus, raw pairs) of each of --corpora in --limit-data; a table row says which file is missing."""
+    for corpus in args.corpora:
+        path = os.path.join(args.limit_data, f"raw_{corpus}.bin")
+        if not os.path.exists(path):
+            print(f"| {corpus} | missing {path} |")
+            continue
+        yield corpus, raw_pairs(path)
+
+
 def pair_loops(args: argparse.Namespace) -> None:
     pyext = os.path.join(args.limit_data, "pyext")
     if not os.path.isdir(pyext):
@@ -108,12 +118,7 @@ def pair_loops(args: argparse.Namespace) -> None:
     print("| corpus | pairs | floor, pairs/s | RougeScorer, pairs/s | of floor (wall, CPU) | drop-in, pairs/s "
           "| of floor (wall, CPU) |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for corpus in args.corpora:
-        path = os.path.join(args.limit_data, f"raw_{corpus}.bin")
-        if not os.path.exists(path):
-            print(f"| {corpus} | missing {path} |")
-            continue
-        pairs = raw_pairs(path)
+    for corpus, pairs in limit_corpora(args):
         for f in loops.values():  # warm: stem caches filled
             [f(r, p) for r, p in pairs]
         wall: Dict[str, List[float]] = {k: [] for k in loops}
@@ -164,12 +169,7 @@ def compute_vs_limit(args: argparse.Namespace) -> None:
           f"ratios); native SIMD level: {level}; package: {os.path.dirname(rouge_metric.__file__)}")
     print("| corpus | pairs | limit, pairs/s | compute, pairs/s | of the limit |")
     print("|---|---:|---:|---:|---:|")
-    for corpus in args.corpora:
-        path = os.path.join(args.limit_data, f"raw_{corpus}.bin")
-        if not os.path.exists(path):
-            print(f"| {corpus} | missing {path} |")
-            continue
-        pairs = raw_pairs(path)
+    for corpus, pairs in limit_corpora(args):
         refs, preds = [r for r, _ in pairs], [p for _, p in pairs]
         rouge = Rouge(TYPES, use_stemmer=True, num_threads=1)
         rouge.compute(predictions=preds, references=refs)  # warm: the corpus's words in the vocabulary
