@@ -77,13 +77,13 @@ inline void key_words_slack(const char* p, size_t n, uint64_t& k0, uint64_t& k1)
 }
 
 // Hash of the key p[0, n) with words k0, k1. O(1) for n <= 16, O(n) beyond.
+// One multiply mixes the two words (in parallel with the loads of k0), one more the whole; the
+// final shift brings the high bits, which every input bit reaches, down to the slot index.
 inline uint64_t hash_key(uint64_t k0, uint64_t k1, const char* p, size_t n) {
-    uint64_t h = (0x9E3779B97F4A7C15ull ^ (uint64_t)n ^ k0) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-    h = (h ^ k1) * 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 29;
-    if (n > 16) h ^= hash_bytes(p + 16, n - 16);
-    return h;
+    uint64_t x = k0 ^ (k1 * 0x9E3779B97F4A7C15ull) ^ (uint64_t)n;
+    if (n > 16) x ^= hash_bytes(p + 16, n - 16);
+    uint64_t h = x * 0xD6E8FEB86659FD93ull;
+    return h ^ (h >> 32);
 }
 
 inline uint64_t mix64(uint64_t x) {
@@ -200,6 +200,10 @@ struct StrMap {
         }
     }
     void prefetch(const Key& k) const { ROUGE_PREFETCH(&slots[k.h & (slots.size() - 1)]); }
+    // The slot array and its index mask, for a loop that prefetches many keys (the compiler cannot
+    // keep them in registers across the loop's stores).
+    const Slot* slot_data() const { return slots.data(); }
+    size_t slot_mask() const { return slots.size() - 1; }
     // Slots, for a walk over the keys (at(i) of every i < capacity()): the key of slot i, if any, with
     // its hash recomputed from the slot's words, and its value. The key's bytes stay valid until the
     // next insert.

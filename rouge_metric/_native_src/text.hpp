@@ -298,6 +298,11 @@ void tokenize(Tokenizer tokenizer, const C* s, size_t len, TokBuf& cur, OnTok&& 
 
 inline bool lower_table_hit(uint32_t c) { return lower_projection(c) != nullptr; }
 
+// A table this small is tested exactly in the vector paths: one equality compare per code point
+// (a block of curly quotes or dashes, common in 2-byte texts, then costs no scalar pass); a larger
+// table takes a range test and a scalar look at the blocks it flags.
+constexpr bool LOWER_EXACT = LOWER_N <= 4;
+
 // Byte projection of a 2- or 4-byte text into out; false when it has a character of the table.
 template <class C>
 bool project_bytes(const C* s, size_t len, uint8_t* out) {
@@ -357,10 +362,20 @@ inline bool block_sse2(const C* src, char* out, uint64_t& tm, uint64_t& nm) {
         const C* p = src + q * 16;
         if (check) {
             __m128i a = _mm_loadu_si128((const __m128i*)p), b = _mm_loadu_si128((const __m128i*)(p + 8));
-            __m128i lo = _mm_set1_epi16((short)(uint16_t)std::min<uint32_t>(LOWER_CP[0] - 1, 0xFFFF));
-            __m128i hi = _mm_or_si128(_mm_subs_epu16(a, lo), _mm_subs_epu16(b, lo));
-            if (_mm_movemask_epi8(_mm_cmpeq_epi8(hi, _mm_setzero_si128())) != 0xFFFF && block_has_table_char(p, 16))
-                return false;
+            if constexpr (LOWER_EXACT) {
+                __m128i eq = _mm_setzero_si128();
+                for (int i = 0; i < LOWER_N; ++i) {
+                    if (LOWER_CP[i] > 0xFFFF) continue;
+                    __m128i c = _mm_set1_epi16((short)(uint16_t)LOWER_CP[i]);
+                    eq = _mm_or_si128(eq, _mm_or_si128(_mm_cmpeq_epi16(a, c), _mm_cmpeq_epi16(b, c)));
+                }
+                if (_mm_movemask_epi8(eq)) return false;
+            } else {
+                __m128i lo = _mm_set1_epi16((short)(uint16_t)std::min<uint32_t>(LOWER_CP[0] - 1, 0xFFFF));
+                __m128i hi = _mm_or_si128(_mm_subs_epu16(a, lo), _mm_subs_epu16(b, lo));
+                if (_mm_movemask_epi8(_mm_cmpeq_epi8(hi, _mm_setzero_si128())) != 0xFFFF && block_has_table_char(p, 16))
+                    return false;
+            }
         }
         __m128i v = load16(p);
         tm |= (uint64_t)token_mask16(v) << (q * 16);
@@ -393,11 +408,23 @@ ROUGE_TARGET_AVX2 ROUGE_FORCE_INLINE __m256i avx2_bytes32(const C* p) {
         return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
     }
 }
-// Whether any of the 32 characters at p is at or above the table's first code point.
+// Whether any of the 32 characters at p is a code point of the table (LOWER_EXACT), else whether any
+// is at or above the table's first code point (the caller then looks at them one by one).
 template <class C>
 ROUGE_TARGET_AVX2 ROUGE_FORCE_INLINE bool avx2_maybe_table(const C* p) {
     if constexpr (sizeof(C) == 1) {
         return false;
+    } else if constexpr (LOWER_EXACT) {
+        __m256i eq = _mm256_setzero_si256();
+        for (int i = 0; i < LOWER_N; ++i) {
+            if (sizeof(C) == 2 && LOWER_CP[i] > 0xFFFF) continue;
+            for (int k = 0; k < (int)(32 * sizeof(C) / 32); ++k) {
+                __m256i v = _mm256_loadu_si256((const __m256i*)(p + k * (32 / sizeof(C))));
+                eq = _mm256_or_si256(eq, sizeof(C) == 2 ? _mm256_cmpeq_epi16(v, _mm256_set1_epi16((short)(uint16_t)LOWER_CP[i]))
+                                                        : _mm256_cmpeq_epi32(v, _mm256_set1_epi32((int)LOWER_CP[i])));
+            }
+        }
+        return !_mm256_testz_si256(eq, eq);
     } else if constexpr (sizeof(C) == 2) {
         __m256i lo = _mm256_set1_epi16((short)(uint16_t)std::min<uint32_t>(LOWER_CP[0] - 1, 0xFFFF));
         __m256i hi = _mm256_or_si256(_mm256_subs_epu16(_mm256_loadu_si256((const __m256i*)p), lo),
@@ -422,7 +449,7 @@ ROUGE_TARGET_AVX2 inline bool block_avx2(const C* src, char* out, uint64_t& tm, 
     nm = 0;
     for (size_t h = 0; h < 2; ++h) {
         const C* p = src + h * 32;
-        if (check && avx2_maybe_table(p) && block_has_table_char(p, 32)) return false;
+        if (check && avx2_maybe_table(p) && (LOWER_EXACT || block_has_table_char(p, 32))) return false;
         __m256i v = avx2_bytes32(p);
         __m256i low = _mm256_or_si256(v, x20);  // signed compares: bytes >= 0x80 are below '0'
         __m256i letter = _mm256_and_si256(_mm256_cmpgt_epi8(low, am1), _mm256_cmpgt_epi8(zp1, low));
@@ -459,8 +486,16 @@ ROUGE_TARGET_AVX512 ROUGE_NOINLINE bool scan_masks_avx512(const C* text, size_t 
                 size_t r = rem > h * 32 ? rem - h * 32 : 0;
                 const __mmask32 lm = r >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << r) - 1);
                 __m512i x = _mm512_maskz_loadu_epi16(lm, p + h * 32);
-                if (check && _mm512_cmpge_epu16_mask(x, lo) && block_has_table_char(p + h * 32, r < 32 ? r : 32))
+                if constexpr (LOWER_EXACT) {  // the masked-off lanes are 0, never a code point of the table
+                    __mmask32 eq = 0;
+                    for (int i = 0; i < LOWER_N; ++i)
+                        if (LOWER_CP[i] <= 0xFFFF)
+                            eq |= _mm512_cmpeq_epi16_mask(x, _mm512_set1_epi16((short)(uint16_t)LOWER_CP[i]));
+                    if (check && eq) return false;
+                } else if (check && _mm512_cmpge_epu16_mask(x, lo) &&
+                           block_has_table_char(p + h * 32, r < 32 ? r : 32)) {
                     return false;
+                }
                 half[h] = _mm512_cvtepi16_epi8(_mm512_min_epu16(x, m));
             }
             v = _mm512_inserti64x4(_mm512_castsi256_si512(half[0]), half[1], 1);
@@ -473,8 +508,15 @@ ROUGE_TARGET_AVX512 ROUGE_NOINLINE bool scan_masks_avx512(const C* text, size_t 
                 size_t r = rem > q * 16 ? rem - q * 16 : 0;
                 const __mmask16 lm = r >= 16 ? (__mmask16)0xFFFF : (__mmask16)(((unsigned)1 << r) - 1);
                 __m512i x = _mm512_maskz_loadu_epi32(lm, p + q * 16);
-                if (check && _mm512_cmpge_epu32_mask(x, lo) && block_has_table_char(p + q * 16, r < 16 ? r : 16))
+                if constexpr (LOWER_EXACT) {
+                    __mmask16 eq = 0;
+                    for (int i = 0; i < LOWER_N; ++i)
+                        eq |= _mm512_cmpeq_epi32_mask(x, _mm512_set1_epi32((int)LOWER_CP[i]));
+                    if (check && eq) return false;
+                } else if (check && _mm512_cmpge_epu32_mask(x, lo) &&
+                           block_has_table_char(p + q * 16, r < 16 ? r : 16)) {
                     return false;
+                }
                 q4[q] = _mm512_cvtepi32_epi8(_mm512_min_epu32(x, m));
             }
             v = _mm512_inserti32x4(_mm512_castsi128_si512(q4[0]), q4[1], 1);
@@ -520,6 +562,24 @@ template <class C>
 inline bool neon_maybe_table(const C* p) {
     if constexpr (sizeof(C) == 1) {
         return false;
+    } else if constexpr (LOWER_EXACT && sizeof(C) == 2) {  // exact: a code point of the table
+        const uint16_t* q = (const uint16_t*)p;
+        const uint16x8_t a = vld1q_u16(q), b = vld1q_u16(q + 8);
+        uint16x8_t eq = vdupq_n_u16(0);
+        for (int i = 0; i < LOWER_N; ++i) {
+            if (LOWER_CP[i] > 0xFFFF) continue;
+            const uint16x8_t c = vdupq_n_u16((uint16_t)LOWER_CP[i]);
+            eq = vorrq_u16(eq, vorrq_u16(vceqq_u16(a, c), vceqq_u16(b, c)));
+        }
+        return vmaxvq_u16(eq) != 0;
+    } else if constexpr (LOWER_EXACT) {
+        const uint32_t* q = (const uint32_t*)p;
+        uint32x4_t eq = vdupq_n_u32(0);
+        for (int i = 0; i < LOWER_N; ++i) {
+            const uint32x4_t c = vdupq_n_u32(LOWER_CP[i]);
+            for (int k = 0; k < 4; ++k) eq = vorrq_u32(eq, vceqq_u32(vld1q_u32(q + 4 * k), c));
+        }
+        return vmaxvq_u32(eq) != 0;
     } else if constexpr (sizeof(C) == 2) {
         const uint16_t* q = (const uint16_t*)p;
         return vmaxvq_u16(vmaxq_u16(vld1q_u16(q), vld1q_u16(q + 8))) >= std::min<uint32_t>(LOWER_CP[0], 0xFFFF);
@@ -546,7 +606,7 @@ inline bool block_neon(const C* src, char* out, uint64_t& tm, uint64_t& nm) {
     uint8x16_t t[4], n[4];
     for (size_t q = 0; q < 4; ++q) {
         const C* p = src + q * 16;
-        if (check && neon_maybe_table(p) && block_has_table_char(p, 16)) return false;
+        if (check && neon_maybe_table(p) && (LOWER_EXACT || block_has_table_char(p, 16))) return false;
         const uint8x16_t v = neon_bytes16(p);
         const uint8x16_t low = vorrq_u8(v, x20);
         // unsigned: a byte >= 0x80 is neither a letter (low - 'a' >= 0x3F) nor a digit
@@ -737,6 +797,8 @@ inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W,
     if (cur.keys.size() < nt + 1) cur.keys.resize(nt + 1);
     Key* keys = cur.keys.data();
     size_t nextnl = next_set(nl, 0, W);
+    const auto* slots = map.slot_data();
+    const size_t mask = map.slot_mask();
     for (size_t k = 0; k < nt; ++k) {
         size_t st = sv[k];
         if (st > nextnl) {  // a newline since the last token: the sentence ends
@@ -744,7 +806,7 @@ inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W,
             nextnl = next_set(nl, st, W);
         }
         keys[k] = make_key_slack(buf + st, ev[k] - st);
-        map.prefetch(keys[k]);
+        ROUGE_PREFETCH(slots + (keys[k].h & mask));
     }
     return nt;
 }

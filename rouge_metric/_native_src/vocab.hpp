@@ -378,8 +378,9 @@ inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size
 // misses), and doc.ends the sentence ends, so that the batch can finish the doc after phase 2
 // (finish_doc) without tokenizing the text again. The map slots of all the tokens are prefetched
 // before the first lookup, so the cache misses of a large vocabulary overlap. O(text length + tokens).
-// How many tokens ahead of a lookup its slot is prefetched.
+// How many tokens ahead of a lookup its slot is prefetched, in a text of more than REFETCH_FROM tokens.
 constexpr size_t LOOKUP_AHEAD = 12;
+constexpr size_t REFETCH_FROM = 256;
 
 template <bool RESOLVE>
 bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misses) {
@@ -396,12 +397,23 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
     } else {
         if (!cur.ascii)
             for (size_t k = 0; k < nt; ++k) vb.raw.prefetch(keys[k]);  // the fast path did it while hashing
-        // And again a few tokens ahead of each lookup: a long text issues more prefetches than the
-        // cache has room for misses in flight, and the early ones may be gone by the time of the lookup.
-        for (size_t k = 0; k < nt; ++k) {
-            if (k + LOOKUP_AHEAD < nt) vb.raw.prefetch(keys[k + LOOKUP_AHEAD]);
-            const int32_t* v = vb.raw.find(keys[k]);
-            neg |= ids[k] = v ? *v : -2;
+        // A long text's slots again a few tokens ahead of each lookup: it issues more prefetches than
+        // the cache has room for misses in flight, and the early ones may be gone by the time of the
+        // lookup. (A short text's are still in L1: another prefetch would only wait for a free miss
+        // buffer.)
+        if (nt > REFETCH_FROM) {
+            const auto* slots = vb.raw.slot_data();
+            const size_t mask = vb.raw.slot_mask();
+            for (size_t k = 0; k < nt; ++k) {
+                if (k + LOOKUP_AHEAD < nt) ROUGE_PREFETCH(slots + (keys[k + LOOKUP_AHEAD].h & mask));
+                const int32_t* v = vb.raw.find(keys[k]);
+                neg |= ids[k] = v ? *v : -2;
+            }
+        } else {
+            for (size_t k = 0; k < nt; ++k) {
+                const int32_t* v = vb.raw.find(keys[k]);
+                neg |= ids[k] = v ? *v : -2;
+            }
         }
     }
     if (neg >= 0) {  // every token known and kept: the sentences are the ends
