@@ -780,6 +780,13 @@ inline size_t keys_from_masks(const uint64_t* tk, const uint64_t* nl, size_t W, 
     return nt;
 }
 
+// A text of more than LONG_TEXT_TOKENS tokens has its vocabulary slots prefetched LOOKUP_AHEAD tokens
+// ahead of each lookup (tokenize_doc): prefetched all at once, while the keys are made, the early ones
+// would be gone from L1 by the time of their lookups. A shorter text's are all prefetched while its keys
+// are made (by the AVX-512 key pass; the bit walk of the other levels prefetches every text's).
+constexpr size_t LONG_TEXT_TOKENS = 256;
+constexpr size_t LOOKUP_AHEAD = 16;
+
 // AVX-512: all starts and all ends first (vpcompressb, no branch per token), then one counted loop
 // hashes the tokens, so the hashes of consecutive tokens overlap instead of waiting on the
 // mispredicted branches of the bit walk.
@@ -799,6 +806,7 @@ inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W,
     size_t nextnl = next_set(nl, 0, W);
     const auto* slots = map.slot_data();
     const size_t mask = map.slot_mask();
+    const size_t pre = nt > LONG_TEXT_TOKENS ? LOOKUP_AHEAD : nt;  // a long text: the lookups prefetch
     for (size_t k = 0; k < nt; ++k) {
         size_t st = sv[k];
         if (st > nextnl) {  // a newline since the last token: the sentence ends
@@ -806,7 +814,7 @@ inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W,
             nextnl = next_set(nl, st, W);
         }
         keys[k] = make_key_slack(buf + st, ev[k] - st);
-        ROUGE_PREFETCH(slots + (keys[k].h & mask));
+        if (k < pre) ROUGE_PREFETCH(slots + (keys[k].h & mask));
     }
     return nt;
 }

@@ -378,9 +378,6 @@ inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size
 // misses), and doc.ends the sentence ends, so that the batch can finish the doc after phase 2
 // (finish_doc) without tokenizing the text again. The map slots of all the tokens are prefetched
 // before the first lookup, so the cache misses of a large vocabulary overlap. O(text length + tokens).
-// How many tokens ahead of a lookup its slot is prefetched, in a text of more than REFETCH_FROM tokens.
-constexpr size_t LOOKUP_AHEAD = 12;
-constexpr size_t REFETCH_FROM = 256;
 
 template <bool RESOLVE>
 bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misses) {
@@ -397,11 +394,9 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
     } else {
         if (!cur.ascii)
             for (size_t k = 0; k < nt; ++k) vb.raw.prefetch(keys[k]);  // the fast path did it while hashing
-        // A long text's slots again a few tokens ahead of each lookup: it issues more prefetches than
-        // the cache has room for misses in flight, and the early ones may be gone by the time of the
-        // lookup. (A short text's are still in L1: another prefetch would only wait for a free miss
-        // buffer.)
-        if (nt > REFETCH_FROM) {
+        // A long text's slots LOOKUP_AHEAD tokens ahead of each lookup; a short text's were all
+        // prefetched with its keys and are still in L1 (text.hpp, LONG_TEXT_TOKENS).
+        if (nt > LONG_TEXT_TOKENS) {
             const auto* slots = vb.raw.slot_data();
             const size_t mask = vb.raw.slot_mask();
             for (size_t k = 0; k < nt; ++k) {
