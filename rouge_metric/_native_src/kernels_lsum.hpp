@@ -35,8 +35,7 @@
 // prediction. Lanes are taken in groups small enough for the workspace's limits (mask_bytes for the
 // masks, row_bytes for the columns); when even one lane or one long line would exceed them (a very long
 // unsplit text) lsum_hits returns false and the caller runs union_lcs_marks (bounded memory, the same
-// marks). kernels_pair.hpp calls it only on reduced references of more than LSUM_LANES_FROM tokens: on
-// short ones (CNN/DM's) the filtered rows of union_lcs_marks cost less.
+// marks).
 #pragma once
 
 #include "common.hpp"

@@ -16,9 +16,9 @@
 // - rougeLsum runs on the reference reduced to the tokens the prediction has, sentence by sentence
 //   (empty sentences dropped): a reference row whose token is in no prediction sentence never joins an
 //   LCS nor moves rouge-score's backtrack (lcs_mark), and the clipped hits only count tokens of the
-//   prediction, whose reference counts the reduction keeps; a reduced reference of more than
-//   LSUM_LANES_FROM tokens runs lane-packed (kernels_lsum.hpp), a shorter one on union_lcs_marks; a
-//   pair of one sentence a side takes rougeL's LCS instead (scoring.hpp, pair_stats).
+//   prediction, whose reference counts the reduction keeps; it runs lane-packed (kernels_lsum.hpp),
+//   or on union_lcs_marks when the lanes would exceed the memory limits; a pair of one sentence a
+//   side takes rougeL's LCS instead (scoring.hpp, pair_stats).
 #pragma once
 
 #include "common.hpp"
@@ -34,9 +34,6 @@ namespace {  // internal linkage: one translation unit, and inlining as for stat
 // allocated once per workspace; only the cells of the pair's bigrams are touched and cleared, so a
 // long reference of a few hundred distinct tokens still costs O(m + n), not O(K^2)).
 constexpr size_t PAIR_DIRECT_CELLS = (size_t)1 << 18;
-
-// rougeLsum's lane-packed kernel (lsum_hits) from this many reduced reference tokens up.
-constexpr size_t LSUM_LANES_FROM = 160;
 
 // v as n zeros: vector::assign(n, 0) is an out-of-line call, which costs more than the memset of the
 // few hundred counts of a pair.
@@ -219,10 +216,8 @@ inline void union_lcs_local(Workspace& ws, int64_t& hit, int64_t& pt, int64_t& r
     hit = 0;
     reduce_sum_ref(ws);
     if (ws.rsum.ids.empty()) return;  // no common token (or an empty side)
-    // lsum_hits on long reduced references (on shorter ones, news summaries' say, the filtered rows of
-    // union_lcs_marks cost fewer instructions); union_lcs_marks also beyond lsum_hits's memory limits
-    // (bounded memory, the same hits).
-    if (ws.rsum.ids.size() > LSUM_LANES_FROM && lsum_hits(ws, ws.pc.size() - 1, hit)) return;
+    // lsum_hits, or union_lcs_marks beyond lsum_hits's memory limits (bounded memory, the same hits).
+    if (lsum_hits(ws, ws.pc.size() - 1, hit)) return;
     union_lcs_marks(ws, ws.rsum, ws.lpred);
     ws.rc.assign(ws.pc.begin(), ws.pc.end());  // the prediction's counts, consumed by the hits
     ROUGE_CHECK(ws.marked.size() >= ws.rsum.ids.size(), "union_lcs_local: marks shorter than the reference");

@@ -451,8 +451,7 @@ void check_pairs(int rounds, bool tiny) {
 // fixed at compile time), prediction lines with tokens the reference lacks (runs of them, and of
 // tokens one lane lacks, are cut to one column); each pair under the default limits, under limits that
 // split the lanes into groups of 1 to 3, and under limits that send it to union_lcs_marks (lsum_hits
-// declines); lsum_hits directly and through pair_stats (which also takes union_lcs_marks on reduced
-// references of at most LSUM_LANES_FROM tokens). The masks are left zeroed.
+// declines); lsum_hits directly and through pair_stats. The masks are left zeroed.
 void check_lsum(int rounds) {
     Workspace ws;
     const int32_t alphas[] = {1, 2, 3, 6, 20, 200, 3000};
