@@ -136,26 +136,26 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
     for (size_t k = 0; k < P.nsent(); ++k) lc_max = std::max<size_t>(lc_max, P.sb[2 * k + 1] - P.sb[2 * k]);
     // Place the lines: short ones into lanes (a guard bit after each line but a lane's last), long ones apart.
     std::vector<LsumLine>& lines = ws.llines;
-    lines.clear();
+    lines.resize(R.nsent());  // one per line, written in place (a push_back per line is a call)
     size_t nl = 0, off = 64, wmax = 0;
     for (size_t q = 0; q < R.nsent(); ++q) {
         const uint32_t b = R.sb[2 * q], len = R.sb[2 * q + 1] - b;
         if (len > 64) {
             const size_t W = (len + 63) / 64;
             wmax = std::max(wmax, W);
-            lines.push_back(LsumLine{b, len, UINT32_MAX, 0});
+            lines[q] = LsumLine{b, len, UINT32_MAX, 0};
             continue;
         }
         if (off + len > 64) ++nl, off = 0;
-        lines.push_back(LsumLine{b, len, (uint32_t)(nl - 1), (uint32_t)off});
+        lines[q] = LsumLine{b, len, (uint32_t)(nl - 1), (uint32_t)off};
         off += len + 1;
     }
     // Lanes in groups of G, so that the masks (each lane's twice: as they are and bit-reversed) and the
-    // columns of a group stay within the limits.
-    const size_t G = std::min({nl, mask_words / (2 * (K + 1)), col_words / (lc_max + 1)});
+    // columns of a group stay within the limits (all of them in one group when they fit: no division).
+    const bool one_group = nl * 2 * (K + 1) <= mask_words && nl * (lc_max + 1) <= col_words;
+    const size_t G = one_group ? nl : std::min({nl, mask_words / (2 * (K + 1)), col_words / (lc_max + 1)});
     if ((nl && G == 0) || wmax * (K + 1) > mask_words || wmax * (lc_max + 1) > col_words) return false;
-    ws.rc.assign(ws.pc.begin(), ws.pc.end());  // the prediction's counts, consumed by the hits
-    int32_t* cc = ws.rc.data();
+    int32_t* cc = copied(ws.rc, ws.pc);  // the prediction's counts, consumed by the hits
     const size_t words = std::max(G, wmax) * (K + 1);
     if (ws.lpm.size() < words + G * (K + 1)) ws.lpm.resize(words + G * (K + 1), 0);
     ROUGE_CHECK(ws.pc.size() == K + 1 && ws.rc.size() == K + 1, "lsum_hits: counts not over the ids 0..K");
@@ -173,9 +173,9 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
     int32_t* cp = ws.lcolt.data();
     int32_t* cs = cp + P.ids.size();
     std::vector<uint32_t>& cb = ws.lcolb;
-    cb.clear();
+    cb.resize(P.sb.size());  // at most one (begin, end) per line, written in place
     {
-        size_t n = 0;
+        size_t n = 0, nb = 0;
         for (size_t k = 0; k < P.nsent(); ++k) {
             const size_t b = n;
             int32_t prev = 0;
@@ -185,8 +185,11 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
                 n += (t | prev) != 0;
                 prev = t;
             }
-            if (n > b) cb.push_back((uint32_t)b), cb.push_back((uint32_t)n);
+            cb[nb] = (uint32_t)b;
+            cb[nb + 1] = (uint32_t)n;
+            nb += n > b ? 2 : 0;
         }
+        cb.resize(nb);
     }
     hit = 0;
     size_t l0 = 0;  // the group's first line: short lines are placed in lane order, so a group's are a run
@@ -194,12 +197,8 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
         const size_t g1 = std::min(nl, g0 + G), ng = g1 - g0;
         size_t l1 = l0;
         while (l1 < lines.size() && (lines[l1].lane == UINT32_MAX || lines[l1].lane < g1)) ++l1;
-        ws.lguard.assign(ng, 0);
-        ws.lend.assign(ng, 0);
-        ws.lcur.assign(ng, 0);
-        ws.lunion.assign(ng, 0);
+        uint64_t *guard = zeroed(ws.lguard, ng), *E = zeroed(ws.lend, ng), *B = zeroed(ws.lcur, ng), *U = zeroed(ws.lunion, ng);
         if (ws.ltok.size() < ng * 64) ws.ltok.resize(ng * 64);
-        uint64_t *guard = ws.lguard.data(), *E = ws.lend.data(), *B = ws.lcur.data(), *U = ws.lunion.data();
         int32_t* tok = ws.ltok.data();
         for (size_t q = l0; q < l1; ++q) {
             const LsumLine& s = lines[q];
@@ -266,8 +265,7 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
         const size_t W = (s.len + 63) / 64;
         const int32_t* rl = r + s.beg;
         for (uint32_t i = 0; i < s.len; ++i) pm[(size_t)rl[i] * W + (i >> 6)] |= (uint64_t)1 << (i & 63);
-        ws.lunion.assign(W, 0);
-        uint64_t* U = ws.lunion.data();
+        uint64_t* U = zeroed(ws.lunion, W);
         for (size_t k = 0; 2 * k < cb.size() && !ws.stopped(); ++k) {
             const int32_t* c = cp + cb[2 * k];
             const size_t Lc = cb[2 * k + 1] - cb[2 * k];

@@ -35,13 +35,6 @@ namespace {  // internal linkage: one translation unit, and inlining as for stat
 // long reference of a few hundred distinct tokens still costs O(m + n), not O(K^2)).
 constexpr size_t PAIR_DIRECT_CELLS = (size_t)1 << 18;
 
-// v as n zeros: vector::assign(n, 0) is an out-of-line call, which costs more than the memset of the
-// few hundred counts of a pair.
-inline void zeroed(std::vector<int32_t>& v, size_t n) {
-    v.resize(n);
-    std::memset(v.data(), 0, n * sizeof(int32_t));
-}
-
 // The pair in per-pair ids (ws.lref, ws.lpred), K = the reference's distinct tokens. O(m + n) time, one
 // lookup per token in ws.local (dense by global id, left zeroed); O(m + n + K) memory.
 inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
@@ -190,8 +183,9 @@ inline void reduce_sum_ref(Workspace& ws) {
     const int32_t* pc = ws.pc.data();
     Doc& D = ws.rsum;
     D.ids.resize(R.ids.size());
-    D.sb.clear();
-    size_t nr = 0;
+    D.sb.resize(R.sb.size());  // at most R's sentences, written in place
+    uint32_t* sb = D.sb.data();
+    size_t nr = 0, ns = 0;
     for (size_t q = 0; q < R.nsent(); ++q) {
         size_t b = nr;
         for (uint32_t i = R.sb[2 * q]; i < R.sb[2 * q + 1]; ++i) {
@@ -200,11 +194,11 @@ inline void reduce_sum_ref(Workspace& ws) {
             D.ids[nr] = t;
             nr += pc[t] > 0;
         }
-        if (nr > b) {
-            D.sb.push_back((uint32_t)b);
-            D.sb.push_back((uint32_t)nr);
-        }
+        sb[ns] = (uint32_t)b;
+        sb[ns + 1] = (uint32_t)nr;
+        ns += nr > b ? 2 : 0;
     }
+    D.sb.resize(ns);
     D.ids.resize(nr);
 }
 
@@ -219,7 +213,7 @@ inline void union_lcs_local(Workspace& ws, int64_t& hit, int64_t& pt, int64_t& r
     // lsum_hits, or union_lcs_marks beyond lsum_hits's memory limits (bounded memory, the same hits).
     if (lsum_hits(ws, ws.pc.size() - 1, hit)) return;
     union_lcs_marks(ws, ws.rsum, ws.lpred);
-    ws.rc.assign(ws.pc.begin(), ws.pc.end());  // the prediction's counts, consumed by the hits
+    copied(ws.rc, ws.pc);  // the prediction's counts, consumed by the hits
     ROUGE_CHECK(ws.marked.size() >= ws.rsum.ids.size(), "union_lcs_local: marks shorter than the reference");
     hit = clipped_marks(ws, ws.rsum, ws.rc.data());
 }

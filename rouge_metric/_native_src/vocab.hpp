@@ -385,7 +385,6 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
     size_t nt = cur.nt;
     const Key* keys = cur.keys.data();
     doc.pending = false;
-    doc.sb.clear();
     doc.ids.resize(nt);
     int32_t* ids = doc.ids.data();
     int32_t neg = 0;
@@ -411,17 +410,21 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
             }
         }
     }
-    if (neg >= 0) {  // every token known and kept: the sentences are the ends
+    if (neg >= 0) {  // every token known and kept: the sentences are the ends (written in place)
+        doc.sb.resize(2 * cur.ends.size());
+        uint32_t* sb = doc.sb.data();
+        size_t w = 0;
         uint32_t start = 0;
         for (uint32_t e : cur.ends) {
-            if (e > start) {
-                doc.sb.push_back(start);
-                doc.sb.push_back(e);
-            }
+            sb[w] = start;
+            sb[w + 1] = e;
+            w += e > start ? 2 : 0;
             start = e;
         }
+        doc.sb.resize(w);
         return true;
     }
+    doc.sb.clear();
     if constexpr (!RESOLVE) {  // resolve() gives ids >= -1: unknown tokens (-2) only here
         bool unknown = false;
         for (size_t k = 0; k < nt && !unknown; ++k) unknown = ids[k] == -2;

@@ -54,6 +54,23 @@ struct BigramSlot {
 
 // A line of rougeLsum's reduced reference (kernels_lsum.hpp): tokens [beg, beg + len); a short line sits
 // in lane `lane` at bits [off, off + len), a long one has lane UINT32_MAX.
+// v as n zeros: vector::assign(n, 0) is an out-of-line call, which costs more than the memset of the
+// few hundred words of a pair.
+template <class T>
+inline T* zeroed(std::vector<T>& v, size_t n) {
+    v.resize(n);
+    std::memset((void*)v.data(), 0, n * sizeof(T));
+    return v.data();
+}
+
+// dst as a copy of src (vector::assign from a range is an out-of-line call).
+template <class T>
+inline T* copied(std::vector<T>& dst, const std::vector<T>& src) {
+    dst.resize(src.size());
+    if (!src.empty()) std::memcpy((void*)dst.data(), (const void*)src.data(), src.size() * sizeof(T));
+    return dst.data();
+}
+
 struct LsumLine {
     uint32_t beg, len, lane, off;
 };
