@@ -261,7 +261,14 @@ struct PyScorer {
         std::vector<Text> ptexts((size_t)n), texts;
         std::vector<size_t> ref_off((size_t)n + 1, 0);
         texts.reserve((size_t)n * 2);
+        // The str objects a few examples ahead are prefetched: each one's header is read (and its
+        // reference count written) once, and they lie all over the heap.
+        constexpr Py_ssize_t AHEAD = 8;
         for (Py_ssize_t i = 0; i < n; ++i) {
+            if (i + AHEAD < n) {
+                ROUGE_PREFETCH(PyList_GET_ITEM(preds.ptr(), i + AHEAD));
+                ROUGE_PREFETCH(PyList_GET_ITEM(refs.ptr(), i + AHEAD));
+            }
             if (!pins.text(PyList_GET_ITEM(preds.ptr(), i), ptexts[(size_t)i])) return py::none();
             if (!get_refs(PyList_GET_ITEM(refs.ptr(), i), texts, pins)) return py::none();
             ref_off[(size_t)i + 1] = texts.size();
