@@ -442,8 +442,11 @@ class NativeBackend(PipelineBackend):
         types = self.rouge_types
         start, n, validated = 0, len(predictions), False
         while start < n:
-            stop = start + NATIVE_CHUNK
-            out = self._batch(predictions[start:stop], references[start:stop], num_threads, values, scores, start)
+            stop = min(start + NATIVE_CHUNK, n)
+            if self.scorer is not None:  # the text scorer reads the chunk from the whole lists
+                out = self._batch(predictions, references, num_threads, values, scores, start, stop)
+            else:
+                out = self._batch(predictions[start:stop], references[start:stop], num_threads, values, scores, start)
             if out is None:
                 if validated:  # pragma: no cover - validated input is always accepted
                     raise RuntimeError("native batch scorer rejected validated input")

@@ -225,6 +225,31 @@ def test_batch_result_has_named_read_only_fields():
     assert ids.batch_ids([[1, "x"]], [[1]]) is None
 
 
+@needs_native
+def test_batch_reads_a_chunk_of_the_whole_lists_and_names_errors_by_input_index():
+    from rouge_metric.result import Score
+
+    rouge = Rouge(["rouge1", "rouge2", "rougeLsum"])
+    specs, mode, fmeasure, fparam = core._scorer_args(rouge.config)
+    scorer = native.Scorer(core.native_vocab("default", False), specs, mode, fmeasure, fparam, Score)
+    preds = [f"the cat {i} sat\non mat {i % 3}" for i in range(40)]
+    refs = [f"a cat {i % 5} sat on\nthe mat" if i % 4 else [f"cat {i}", "the mat sat"] for i in range(40)]
+    for lo, hi in [(0, 40), (0, 1), (7, 23), (39, 40), (12, 12)]:
+        chunk = scorer.batch(preds, refs, 2, True, True, lo, hi)
+        sliced = scorer.batch(preds[lo:hi], refs[lo:hi], 2, True, True, lo)
+        assert chunk.n == hi - lo and chunk.scores == sliced.scores and chunk.values == sliced.values
+        assert chunk.partials == sliced.partials and chunk.lengths == sliced.lengths
+    for lo, hi in [(5, 41), (6, 5)]:
+        with pytest.raises(ValueError, match=r"first_index <= stop <= len\(predictions\)"):
+            scorer.batch(preds, refs, 1, False, False, lo, hi)
+    # A chunk's non-str item sends the whole input to validation, whose error names its input index.
+    bad = preds[:30] + [3] + preds[31:]
+    assert scorer.batch(bad, refs, 1, False, False, 20, 40) is None
+    assert scorer.batch(bad, refs, 1, False, False, 0, 30) is not None
+    with pytest.raises(TypeError, match="30"):
+        rouge.compute(predictions=bad, references=refs)
+
+
 # ---------------------------------------------------------------------------- backend selection
 def test_backend_env_var(monkeypatch):
     monkeypatch.setenv(core.ENV_VAR, "python")

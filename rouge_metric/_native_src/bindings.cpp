@@ -464,8 +464,11 @@ PYBIND11_MODULE(_native, m) {
              "= F = 0.")
         .def("batch", &PyScorer::batch, py::arg("predictions"), py::arg("references"), py::arg("num_threads") = 1,
              py::arg("want_values") = false, py::arg("want_dicts") = false, py::arg("first_index") = 0,
+             py::arg("stop") = -1,
              "Score a batch on num_threads threads without the GIL: a Batch, or None when the input needs "
-             "Python validation.")
+             "Python validation. With stop >= 0 the lists are the whole input and the batch their items "
+             "[first_index, stop); else the lists are the batch and first_index the input index of their first "
+             "item (for errors).")
         .def("batch_ids", &PyScorer::batch_ids, py::arg("predictions"), py::arg("references"),
              py::arg("num_threads") = 1, py::arg("want_values") = false, py::arg("want_dicts") = false,
              py::arg("first_index") = 0, py::arg("ignore_ids") = py::tuple(), py::arg("sentence_ids") = py::tuple(),

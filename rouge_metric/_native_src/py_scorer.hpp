@@ -246,12 +246,22 @@ struct PyScorer {
     }
 
     // Batch: predictions list, references list (items str or list/tuple of str). Returns None when
-    // the input needs the Python validation path, else a Batch.
+    // the input needs the Python validation path, else a Batch. With stop >= 0 the lists are the whole
+    // input and the batch is their items [first_index, stop) (no slices of them made by the caller);
+    // else the lists are the batch, first_index the input index of their first item (for errors).
     py::object batch(py::handle preds, py::handle refs, int nthreads, bool want_values, bool want_dicts,
-                     size_t first_index) {
+                     size_t first_index, Py_ssize_t stop) {
         if (!PyList_Check(preds.ptr()) || !PyList_Check(refs.ptr())) return py::none();
-        Py_ssize_t n = PyList_GET_SIZE(preds.ptr());
-        if (PyList_GET_SIZE(refs.ptr()) != n) return py::none();
+        const Py_ssize_t all = PyList_GET_SIZE(preds.ptr());
+        if (PyList_GET_SIZE(refs.ptr()) != all) return py::none();
+        Py_ssize_t lo = 0, n = all;
+        if (stop >= 0) {
+            if (stop > all || first_index > (size_t)stop)
+                throw py::value_error("batch: expected first_index <= stop <= len(predictions), got " +
+                                      std::to_string(first_index) + " and " + std::to_string(stop));
+            lo = (Py_ssize_t)first_index;
+            n = stop - lo;
+        }
         // Every str is pinned while the lists are read (GIL held, no Python code runs), so whatever
         // another thread does to the caller's lists while the GIL is released, the texts stay alive.
         // (Pins, not copies of the lists or tuples: thousands of new GC-tracked objects per call made
@@ -266,11 +276,11 @@ struct PyScorer {
         constexpr Py_ssize_t AHEAD = 8;
         for (Py_ssize_t i = 0; i < n; ++i) {
             if (i + AHEAD < n) {
-                ROUGE_PREFETCH(PyList_GET_ITEM(preds.ptr(), i + AHEAD));
-                ROUGE_PREFETCH(PyList_GET_ITEM(refs.ptr(), i + AHEAD));
+                ROUGE_PREFETCH(PyList_GET_ITEM(preds.ptr(), lo + i + AHEAD));
+                ROUGE_PREFETCH(PyList_GET_ITEM(refs.ptr(), lo + i + AHEAD));
             }
-            if (!pins.text(PyList_GET_ITEM(preds.ptr(), i), ptexts[(size_t)i])) return py::none();
-            if (!get_refs(PyList_GET_ITEM(refs.ptr(), i), texts, pins)) return py::none();
+            if (!pins.text(PyList_GET_ITEM(preds.ptr(), lo + i), ptexts[(size_t)i])) return py::none();
+            if (!get_refs(PyList_GET_ITEM(refs.ptr(), lo + i), texts, pins)) return py::none();
             ref_off[(size_t)i + 1] = texts.size();
         }
         Scorer::BatchIn in{ptexts.data(), texts.data(), ref_off.data(), (size_t)n, first_index};
