@@ -379,6 +379,30 @@ inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size
 // (finish_doc) without tokenizing the text again. The map slots of all the tokens are prefetched
 // before the first lookup, so the cache misses of a large vocabulary overlap. O(text length + tokens).
 
+// ids[k] = the value of keys[k] in map, or -2 when it has none, for k < nt; returns the OR of the ids
+// (negative when a token is unknown or dropped). A long text's slots are prefetched LOOKUP_AHEAD tokens
+// ahead of each lookup; a short text's were all prefetched with its keys and are still in L1 (text.hpp,
+// LONG_TEXT_TOKENS). A function of its own: the code of this loop, the hottest of the tokenizer, then
+// does not depend on what the compiler inlines around it. O(nt) expected.
+ROUGE_NOINLINE int32_t lookup_ids(const StrMap& map, const Key* keys, size_t nt, int32_t* ids) {
+    int32_t neg = 0;
+    if (nt > LONG_TEXT_TOKENS) {
+        const auto* slots = map.slot_data();
+        const size_t mask = map.slot_mask();
+        for (size_t k = 0; k < nt; ++k) {
+            if (k + LOOKUP_AHEAD < nt) ROUGE_PREFETCH(slots + (keys[k + LOOKUP_AHEAD].h & mask));
+            const int32_t* v = map.find(keys[k]);
+            neg |= ids[k] = v ? *v : -2;
+        }
+    } else {
+        for (size_t k = 0; k < nt; ++k) {
+            const int32_t* v = map.find(keys[k]);
+            neg |= ids[k] = v ? *v : -2;
+        }
+    }
+    return neg;
+}
+
 template <bool RESOLVE>
 bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misses) {
     collect_tokens(vb.tokenizer, t, cur, vb.raw);
@@ -393,22 +417,7 @@ bool tokenize_doc(Vocab& vb, const Text& t, Doc& doc, TokBuf& cur, Misses* misse
     } else {
         if (!cur.ascii)
             for (size_t k = 0; k < nt; ++k) vb.raw.prefetch(keys[k]);  // the fast path did it while hashing
-        // A long text's slots LOOKUP_AHEAD tokens ahead of each lookup; a short text's were all
-        // prefetched with its keys and are still in L1 (text.hpp, LONG_TEXT_TOKENS).
-        if (nt > LONG_TEXT_TOKENS) {
-            const auto* slots = vb.raw.slot_data();
-            const size_t mask = vb.raw.slot_mask();
-            for (size_t k = 0; k < nt; ++k) {
-                if (k + LOOKUP_AHEAD < nt) ROUGE_PREFETCH(slots + (keys[k + LOOKUP_AHEAD].h & mask));
-                const int32_t* v = vb.raw.find(keys[k]);
-                neg |= ids[k] = v ? *v : -2;
-            }
-        } else {
-            for (size_t k = 0; k < nt; ++k) {
-                const int32_t* v = vb.raw.find(keys[k]);
-                neg |= ids[k] = v ? *v : -2;
-            }
-        }
+        neg = lookup_ids(vb.raw, keys, nt, ids);
     }
     if (neg >= 0) {  // every token known and kept: the sentences are the ends (written in place)
         doc.sb.resize(2 * cur.ends.size());
