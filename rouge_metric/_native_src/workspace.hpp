@@ -52,8 +52,6 @@ struct BigramSlot {
     int32_t cnt;
 };
 
-// A line of rougeLsum's reduced reference (kernels_lsum.hpp): tokens [beg, beg + len); a short line sits
-// in lane `lane` at bits [off, off + len), a long one has lane UINT32_MAX.
 // v as n zeros: vector::assign(n, 0) is an out-of-line call, which costs more than the memset of the
 // few hundred words of a pair.
 template <class T>
@@ -71,6 +69,8 @@ inline T* copied(std::vector<T>& dst, const std::vector<T>& src) {
     return dst.data();
 }
 
+// A line of rougeLsum's reduced reference (kernels_lsum.hpp): tokens [beg, beg + len); a short line sits
+// in lane `lane` at bits [off, off + len), a long one has lane UINT32_MAX.
 struct LsumLine {
     uint32_t beg, len, lane, off;
 };
