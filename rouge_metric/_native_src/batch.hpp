@@ -10,7 +10,9 @@
 // - One thread's own for the whole call (a ThreadState leased from the scorer's pool): its Workspace,
 //   TokBuf, Docs, Misses (with the provisional ids it gave: they never leave the thread; it sizes its
 //   own workspace for them before it scores), Collector (phase 0: read by every thread in its step b,
-//   after the joins that end step a), deferred examples, column sums and Poll.
+//   after the joins that end step a; its saved docs and their ids, complete when step c ends, read by
+//   every thread in phase 1), deferred examples, column sums and Poll. Phase 0 writes saved_in[i] and
+//   saved_at[i] from the thread that recorded example i, read in phase 1 after the joins.
 // - Between the parallel phases only the calling thread runs, holding vocab.mu (and the host's lock,
 //   let go of while it interns when no token needs the external stemmer). It first adds the misses of
 //   every thread (stemmed by their threads in phase 1, see vocab.hpp) into the Vocab and only then
@@ -333,40 +335,58 @@ struct Scorer {
     // are few, would only pay the extra tokenization, so it takes phase 1's provisional ids.)
     // The three steps of vocab.hpp's Collector:
     //   a. Threads, no host lock, the Vocab untouched: every text is tokenized and its tokens recorded
-    //      in the thread's Collector (once per thread, unstemmed).
+    //      in the thread's Collector (once per thread, unstemmed). Until the threads have saved
+    //      Limits::saved_bytes (each its share), each also saves its examples' texts as pending docs
+    //      (raw ids and sentence ends): phase 1 scores a saved example from them instead of tokenizing
+    //      it again.
     //   b. Threads, no host lock: the slots of all the threads' records, split between the threads; each
     //      token receives its final form once (Vocab::final_form: the native stemmer, pure).
     //   c. The calling thread (mu held; the host's lock only when a token needs the external stemmer):
-    //      the tokens into the Vocab (Vocab::add_collected), each once.
-    // When the call is stopped (Ctrl-C, a thread's error) in a or b, it returns having changed nothing.
-    // The Collectors are empty on return. O(tokens of the batch) for a, O(distinct tokens per thread x
-    // threads) for b and c, plus the stemmer.
-    void build_vocab(const BatchIn& in, Run& run) {
+    //      the tokens into the Vocab (Vocab::add_collected), each once, and their final ids into each
+    //      thread's Collector.
+    // saved_in[i] and saved_at[i] say where example i was saved (nullptr: not saved). True when done;
+    // when the call is stopped (Ctrl-C, a thread's error) in a or b, false, having changed nothing. The
+    // Collectors keep the saved docs and their ids (the caller clears them). O(tokens of the batch) for
+    // a, O(distinct tokens per thread x threads) for b and c, plus the stemmer; memory O(distinct tokens
+    // per thread) + Limits::saved_bytes (each thread's share can end one example past it).
+    bool build_vocab(const BatchIn& in, Run& run, std::vector<const Collector*>& saved_in,
+                     std::vector<size_t>& saved_at) {
         Lease& lease = run.lease;
         const Vocab& vb = *vocab;
-        struct Clear {  // the Collectors' memory back however the call ends
-            Lease& l;
-            ~Clear() {
-                for (ThreadState* th : l.th) th->col.clear();
-            }
-        } clear_on_exit{lease};
         // Each thread meets most of a batch's vocabulary: its table starts at the size it would grow to
         // (an estimate from the batch's length, at most 2^15 tokens), so that it is not rehashed and its
         // memory is touched once.
         size_t units = 0;
         for (size_t i = 0; i < in.n; ++i) units += in.preds[i].len;
         for (size_t j = in.ref_off[0]; j < in.ref_off[in.n]; ++j) units += in.refs[j].len;
-        for (ThreadState* th : lease.th) th->col.seen.reserve(std::min<size_t>(units / 16, (size_t)1 << 15));
+        // Its saved docs: about a token per 4 code units (reserved, not touched: the memory it does not
+        // fill is never paged in).
+        const size_t share = lease.th[0]->ws.limits.saved_bytes / sizeof(int32_t) / run.nth();
+        for (ThreadState* th : lease.th) {
+            th->col.seen.reserve(std::min<size_t>(units / 16, (size_t)1 << 15));
+            th->col.saved.reserve(std::min(share, units / (4 * run.nth()) + 4096));
+        }
+        saved_in.assign(in.n, nullptr);
+        saved_at.assign(in.n, 0);
         run.blocks(in.n, [&](ThreadState& th, size_t i) {
             size_t r0 = in.ref_off[i], r1 = in.ref_off[i + 1];
+            Collector& col = th.col;
+            const bool save = col.saved.size() < share;
+            if (save) {
+                saved_in[i] = &col;
+                saved_at[i] = col.saved.size();
+            }
             for (size_t j = 0; j <= r1 - r0; ++j) {
                 const Text& t = j ? in.refs[r0 + j - 1] : in.preds[i];
-                collect_tokens(vb.tokenizer, t, th.cur, th.col.seen);
-                for (size_t k = 0; k < th.cur.nt; ++k) th.col.record(th.cur.keys[k], th.cur.cps_of(k));
+                collect_tokens(vb.tokenizer, t, th.cur, col.seen);
+                if (save)
+                    col.save_doc(th.cur);
+                else
+                    for (size_t k = 0; k < th.cur.nt; ++k) col.record(th.cur.keys[k], th.cur.cps_of(k));
             }
         });
-        if (run.intr.stopped()) return;
-        std::vector<const Collector*> cols;
+        if (run.intr.stopped()) return false;
+        std::vector<Collector*> cols;
         for (ThreadState* th : lease.th) cols.push_back(&th->col);
         // Items of b: runs of SLOTS slots; thread t's slots are items [off[t], off[t + 1]).
         constexpr size_t SLOTS = 256;
@@ -377,7 +397,7 @@ struct Scorer {
             size_t s0 = (q - off[t]) * SLOTS;
             th.col.make_forms(vb, cols, t, s0, std::min(s0 + SLOTS, cols[t]->seen.capacity()));
         });
-        if (run.intr.stopped()) return;
+        if (run.intr.stopped()) return false;
         size_t npy = 0;
         for (const Collector* c : cols)
             for (const Collector::Made& d : c->made) npy += d.form == FORM_PY;
@@ -387,6 +407,8 @@ struct Scorer {
             Unlocked nogil;
             vocab->add_collected(cols);
         }
+        for (Collector* c : cols) c->drop_tables();
+        return true;
     }
 
     // Score a batch on nthreads threads (the host's lock held on entry and exit; let go of while threads
@@ -436,11 +458,11 @@ struct Scorer {
                 for (uint32_t c : cuts) st.push_back((int32_t)c);
             }
         };
-        // The docs of a deferred example saved by thread src at off into th.docs[0, k + 1), each
-        // pending one finished with the ids src's misses received in phase 2.
-        auto load_docs = [](ThreadState& th, const ThreadState& src, size_t off, size_t k) {
+        // The docs of an example saved at p (save_docs, or phase 0's Collector::save_doc) into
+        // th.docs[0, k + 1), each pending one finished with miss_ids (the ids of the saving thread's
+        // misses after phase 2, or of its Collector's tokens after phase 0).
+        auto load_docs = [](ThreadState& th, const int32_t* p, size_t k, const int32_t* miss_ids) {
             if (th.docs.size() < k + 1) th.docs.resize(k + 1);
-            const int32_t* p = src.store.data() + off;
             for (size_t j = 0; j <= k; ++j) {
                 Doc& d = th.docs[j];
                 bool pending = p[0] != 0;
@@ -448,7 +470,7 @@ struct Scorer {
                 const int32_t* ids = p + 3;
                 const uint32_t* cuts = (const uint32_t*)(ids + nt);
                 if (pending) {
-                    finish_doc(ids, nt, cuts, nc, src.misses.id.data(), d);
+                    finish_doc(ids, nt, cuts, nc, miss_ids, d);
                 } else {
                     d.ids.assign(ids, ids + nt);
                     d.sb.assign(cuts, cuts + nc);
@@ -476,15 +498,31 @@ struct Scorer {
             fit(th.ws, th.misses.bound() + 1);  // this thread's provisional ids (its own workspace)
             return true;
         };
+        struct Clear {  // phase 0's Collectors (their saved docs) back however the call ends
+            Lease& l;
+            ~Clear() {
+                for (ThreadState* th : l.th) th->col.clear();
+            }
+        } clear_on_exit{lease};
+        std::vector<const Collector*> saved_in;  // phase 0: where example i was saved (nullptr: not)
+        std::vector<size_t> saved_at;
+        bool built = false;
         if (run.nth() > 1 && vocab->empty()) {
-            build_vocab(in, run);  // when stopped, phase 1 below stops at once and finish() rethrows
+            built = build_vocab(in, run, saved_in, saved_at);  // when stopped, phase 1 below stops at once
             for (ThreadState* th : lease.th) th->misses.start(vocab->nid, direct);
             prepare_phase(lease);
         }
         // Phase 1, example i: tokenize (lookups only) and score; an example with a token that needs
-        // the Python stemmer is deferred instead (its docs in th.store).
+        // the Python stemmer is deferred instead (its docs in th.store). An example that phase 0 saved
+        // is scored from its saved docs (every token has its final id).
         auto phase1 = [&](ThreadState& th, size_t i) {
             size_t r0 = in.ref_off[i], r1 = in.ref_off[i + 1], k = r1 - r0;
+            if (built && saved_in[i]) {
+                const Collector& c = *saved_in[i];
+                load_docs(th, c.saved.data() + saved_at[i], k, c.ids.data());
+                score_example(th, i, k, run.bad, res);
+                return;
+            }
             if (i + 1 < N) {
                 prefetch_text(in.preds[i + 1]);
                 for (size_t j = r1; j < in.ref_off[i + 2]; ++j) prefetch_text(in.refs[j]);
@@ -539,7 +577,8 @@ struct Scorer {
                 run.blocks(deferred.size(), [&](ThreadState& th, size_t q) {
                     const Deferred& d = deferred[q];
                     size_t k = in.ref_off[d.i + 1] - in.ref_off[d.i];
-                    load_docs(th, *lease.th[d.tid], d.off, k);
+                    const ThreadState& src = *lease.th[d.tid];
+                    load_docs(th, src.store.data() + d.off, k, src.misses.id.data());
                     score_example(th, d.i, k, run.bad, res);
                 });
             }

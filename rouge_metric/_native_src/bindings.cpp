@@ -334,17 +334,20 @@ PYBIND11_MODULE(_native, m) {
           "x ** y for x >= 0, y > 0, the same double on every platform: core_py.wpow (ROUGE-W's powers).");
     m.def(
         "_set_limits",
-        [](py::object mask_bytes, py::object row_bytes, py::object trim_bytes) {
+        [](py::object mask_bytes, py::object row_bytes, py::object trim_bytes, py::object saved_bytes) {
             Limits l = current_limits();
             if (!mask_bytes.is_none()) l.mask_bytes = mask_bytes.cast<size_t>();
             if (!row_bytes.is_none()) l.row_bytes = row_bytes.cast<size_t>();
             if (!trim_bytes.is_none()) l.trim_bytes = trim_bytes.cast<size_t>();
+            if (!saved_bytes.is_none()) l.saved_bytes = saved_bytes.cast<size_t>();
             set_limits(l);
-            return py::make_tuple(l.mask_bytes, l.row_bytes, l.trim_bytes);
+            return py::make_tuple(l.mask_bytes, l.row_bytes, l.trim_bytes, l.saved_bytes);
         },
         py::arg("mask_bytes") = py::none(), py::arg("row_bytes") = py::none(), py::arg("trim_bytes") = py::none(),
-        "Tests only: the memory limits beyond which the kernels take their bounded-memory paths "
-        "(same results); returns the limits in force (mask_bytes, row_bytes, trim_bytes).");
+        py::arg("saved_bytes") = py::none(),
+        "Tests only: the memory limits beyond which the kernels take their bounded-memory paths, and the "
+        "docs a first batch keeps from building the vocabulary to scoring (same results either way); "
+        "returns the limits in force (mask_bytes, row_bytes, trim_bytes, saved_bytes).");
     m.attr("CHECKED") = py::bool_(ROUGE_METRIC_CHECKED != 0);
     m.def(
         "porter_stem",
@@ -451,6 +454,9 @@ PYBIND11_MODULE(_native, m) {
              py::arg("specs"), py::arg("mode"), py::arg("fmeasure"), py::arg("fparam"), py::arg("score_type"),
              "specs: (name, Kind, n, skip, unigrams, weight) per rouge type; mode: the multi-reference Mode; "
              "fmeasure and fparam: the FMeasure and its parameter; score_type: the tuple subclass of the scores.")
+        .def_property_readonly("vocab", [](const PyScorer& s) { return s.core.vocab; },
+                               "The Vocab this scorer interns its tokens in (shared by every scorer of its "
+                               "tokenizer and stemmer).")
         .def("score", &PyScorer::score, py::arg("prediction"), py::arg("references"), py::arg("mode") = py::none(),
              "{type: Score} of one example (mode: a Mode, or None for the scorer's), or None when the input "
              "needs Python validation. O(tokenize + kernels) with the GIL held.")

@@ -221,7 +221,7 @@ struct Vocab {
         final_.reserve(n);
     }
     // Phase 0's tokens into the maps (defined after Collector).
-    void add_collected(const std::vector<const Collector*>& cols);
+    void add_collected(const std::vector<Collector*>& cols);
     // A miss recorded by a batch thread (mu held; the host's lock too when t.form == FORM_PY).
     int32_t add_miss(const RawTok& t) {
         Key k = make_key(t.s.data(), t.s.size());
@@ -239,18 +239,28 @@ struct Vocab {
 };
 
 // Phase 0 of the first batch on several threads, on an empty Vocab (batch.hpp, Scorer::build_vocab): one
-// thread's part. Memory O(distinct tokens the thread met), whatever the number of their occurrences.
-//   a. record(): the distinct tokens the thread meets, unstemmed, in `seen` (their bytes in its arena,
-//      their length in code points as the value, capped at INT32_MAX: only compared with min_len).
+// thread's part. Memory O(distinct tokens the thread met), whatever the number of their occurrences, plus
+// the docs it saved (O(their tokens)).
+//   a. record(): the distinct tokens the thread meets, unstemmed, in `seen` (their bytes in its arena;
+//      the value is the token's *local* index, the order the thread met it in), with their length in
+//      code points (`cps`, capped at INT32_MAX: only compared with min_len). save_doc() records a
+//      text's tokens and keeps the text as a pending doc in `saved` (every token -3 - its local index,
+//      as a batch thread keeps a doc with unknown tokens), so that the batch scores it without
+//      tokenizing it again.
 //   b. make_forms(): once every thread has recorded, the threads share the slots of all the `seen`
 //      maps; for each token of its slots that no thread before the slot's owner met, a thread makes
-//      the final form (Vocab::final_form, pure) into its own `made` and `stems`: every token of the
-//      batch gets its form exactly once.
-//   c. Vocab::add_collected(): the calling thread adds the tokens of every `made`.
+//      the final form (Vocab::final_form, pure) into its own `made` and `stems`; a token that an
+//      earlier thread met goes to its `links` instead (the earliest such thread, which made it): every
+//      token of the batch gets its form exactly once.
+//   c. Vocab::add_collected(): the calling thread adds the tokens of every `made` and gives every
+//      token of every thread its final id (`ids`, by local index: the made ones as they are added,
+//      the linked ones from the thread that made them).
 // Between the steps only the joins of the threads order the reads and writes: in b every `seen` is
-// read-only, and each thread writes only its own `made` and `stems`.
+// read-only, and each thread writes only its own `made`, `stems` and `links`; after c every `saved`
+// and `ids` is read-only.
 struct Collector {
     StrMap seen;
+    std::vector<int32_t> cps;
     struct Made {
         uint32_t src;   // the thread whose `seen` holds the token
         uint32_t slot;  // its slot there
@@ -260,26 +270,58 @@ struct Collector {
     std::vector<Made> made;
     std::string stems;
     std::string scratch;
+    struct Link {  // the token of local index `local` of thread src is the token `first` of thread `by`
+        uint32_t src;
+        int32_t local;
+        uint32_t by;
+        int32_t first;
+    };
+    std::vector<Link> links;
+    std::vector<int32_t, BigAlloc<int32_t>> saved;  // pending docs, per doc [1, tokens, ends, raw ids..., ends...]
+    std::vector<int32_t> ids;    // c: the final id of each local index (-1: dropped)
 
-    // a. O(1) expected. At most 2^31 distinct tokens (so a slot index fits 32 bits, and as many as
-    // the Vocab takes).
-    void record(const Key& k, size_t cps) {
-        if (seen.find(k)) return;
-        if (seen.count >= (size_t)INT32_MAX) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
-        seen.insert(k, (int32_t)std::min<size_t>(cps, INT32_MAX));
+    // a. The local index of a token, recorded when new. O(1) expected. Fewer than 2^31 - 3 distinct
+    // tokens (so that -3 - a local index is an int32, and a slot index fits 32 bits).
+    int32_t record(const Key& k, size_t cps_) {
+        if (const int32_t* v = seen.find(k)) return *v;
+        if (seen.count >= (size_t)INT32_MAX - 3) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
+        int32_t local = (int32_t)seen.count;
+        seen.insert(k, local);
+        cps.push_back((int32_t)std::min<size_t>(cps_, INT32_MAX));
+        return local;
+    }
+    // a. The tokens of the text in cur recorded, and the text saved as a pending doc (the layout of
+    // batch.hpp's store, which load_docs reads). O(tokens) expected.
+    void save_doc(const TokBuf& cur) {
+        size_t nt = cur.nt, ne = cur.ends.size();
+        if (nt > (size_t)INT32_MAX || ne > (size_t)INT32_MAX)
+            throw std::length_error("rouge_metric: a text of more than 2^31 tokens");
+        size_t at = saved.size();
+        saved.resize(at + 3 + nt + ne);
+        int32_t* p = saved.data() + at;
+        p[0] = 1;
+        p[1] = (int32_t)nt;
+        p[2] = (int32_t)ne;
+        for (size_t k = 0; k < nt; ++k) p[3 + k] = -3 - record(cur.keys[k], cur.cps_of(k));
+        for (size_t e = 0; e < ne; ++e) p[3 + nt + e] = (int32_t)cur.ends[e];
     }
     // b. The tokens of slots [s0, s1) of cols[src]->seen. O(slots + threads per token) expected, plus
     // the stemmer.
-    void make_forms(const Vocab& vb, const std::vector<const Collector*>& cols, size_t src, size_t s0, size_t s1) {
+    void make_forms(const Vocab& vb, const std::vector<Collector*>& cols, size_t src, size_t s0, size_t s1) {
         const StrMap& m = cols[src]->seen;
         Key k;
-        int32_t cps;
+        int32_t local;
         for (size_t i = s0; i < s1; ++i) {
-            if (!m.at(i, k, cps)) continue;
+            if (!m.at(i, k, local)) continue;
             bool met_before = false;
-            for (size_t t = 0; t < src && !met_before; ++t) met_before = cols[t]->seen.find(k) != nullptr;
+            for (size_t t = 0; t < src && !met_before; ++t) {
+                if (const int32_t* first = cols[t]->seen.find(k)) {
+                    links.push_back(Link{(uint32_t)src, local, (uint32_t)t, *first});
+                    met_before = true;
+                }
+            }
             if (met_before) continue;
-            int form = vb.final_form(k.p, k.n, (size_t)cps, scratch);
+            int form = vb.final_form(k.p, k.n, (size_t)cols[src]->cps[(size_t)local], scratch);
             Made d{(uint32_t)src, (uint32_t)i, form, 0, 0};
             if (form == FORM_STEM) {
                 if (stems.size() + scratch.size() > UINT32_MAX)
@@ -291,25 +333,38 @@ struct Collector {
             made.push_back(d);
         }
     }
-    void clear() {  // and give the memory back
+    // After c: the maps and lists of a and b given back (what the batch still reads stays: saved, ids).
+    void drop_tables() {
         seen.clear();
+        std::vector<int32_t>().swap(cps);
         std::vector<Made>().swap(made);
         std::string().swap(stems);
+        std::vector<Link>().swap(links);
+    }
+    void clear() {  // and give the memory back
+        drop_tables();
+        std::vector<int32_t, BigAlloc<int32_t>>().swap(saved);
+        std::vector<int32_t>().swap(ids);
     }
 };
 
 // c. The tokens of every cols[t]->made (each token of the batch once, see Collector) into the maps, in
-// the order of cols (mu held, the Vocab empty; the host's lock too when a form is FORM_PY). The table
-// slots of a token are prefetched AHEAD tokens before it is added, so that the cache misses of a large
-// vocabulary overlap. O(tokens) expected, plus the external stemmer for FORM_PY.
-inline void Vocab::add_collected(const std::vector<const Collector*>& cols) {
+// the order of cols, and every token's final id into the `ids` of the thread that met it (mu held, the
+// Vocab empty; the host's lock too when a form is FORM_PY). The table slots of a token are prefetched
+// AHEAD tokens before it is added, so that the cache misses of a large vocabulary overlap. O(tokens)
+// expected, plus the external stemmer for FORM_PY.
+inline void Vocab::add_collected(const std::vector<Collector*>& cols) {
     ROUGE_CHECK(empty(), "phase 0 on a vocabulary that has tokens");
     size_t total = 0;
-    for (const Collector* c : cols) total += c->made.size();
+    for (Collector* c : cols) {
+        total += c->made.size();
+        c->ids.assign(c->seen.count, INT32_MIN);
+    }
     reserve(total);
     constexpr size_t AHEAD = 8;
     struct Ahead {
         Key k, f;
+        int32_t local;
     };
     Ahead ring[AHEAD];
     for (const Collector* c : cols) {
@@ -317,8 +372,7 @@ inline void Vocab::add_collected(const std::vector<const Collector*>& cols) {
         auto look = [&](size_t i) {
             const Collector::Made& d = L[i];
             Ahead& a = ring[i % AHEAD];
-            int32_t cps;
-            bool there = cols[d.src]->seen.at(d.slot, a.k, cps);
+            bool there = cols[d.src]->seen.at(d.slot, a.k, a.local);
             ROUGE_CHECK(there, "phase 0: a made form without its token");
             (void)there;
             raw.prefetch(a.k);
@@ -329,9 +383,19 @@ inline void Vocab::add_collected(const std::vector<const Collector*>& cols) {
         for (size_t i = 0; i < L.size(); ++i) {
             const Ahead a = ring[i % AHEAD];
             if (i + AHEAD < L.size()) look(i + AHEAD);
-            add_final(a.k, L[i].form, a.f);
+            cols[L[i].src]->ids[(size_t)a.local] = add_final(a.k, L[i].form, a.f);
         }
     }
+    // A link names the earliest thread that met the token, which made it: its id is set above.
+    for (const Collector* c : cols)
+        for (const Collector::Link& l : c->links) {
+            int32_t id = cols[l.by]->ids[(size_t)l.first];
+            ROUGE_CHECK(id != INT32_MIN, "phase 0: a link to a token without its id");
+            cols[l.src]->ids[(size_t)l.local] = id;
+        }
+    if (ROUGE_METRIC_CHECKED)
+        for (const Collector* c : cols)
+            for (int32_t id : c->ids) ROUGE_CHECK(id != INT32_MIN, "phase 0: a token without its id");
 }
 
 template <class V>

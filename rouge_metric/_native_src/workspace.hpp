@@ -26,6 +26,7 @@ struct Limits {
     size_t mask_bytes = (size_t)64 << 20;  // dense match masks of one sequence: distinct tokens x words
     size_t row_bytes = (size_t)64 << 20;   // DP rows held for one sentence pair (LCS and WLCS walks)
     size_t trim_bytes = (size_t)16 << 20;  // a scratch buffer larger than this is freed after a call
+    size_t saved_bytes = (size_t)32 << 20;  // the docs phase 0 of a first batch keeps (batch.hpp), all threads
 };
 // The limits in force, read by every call at its start: under a mutex, since the GIL is no
 // protection once an interpreter runs without one.
