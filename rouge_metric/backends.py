@@ -438,9 +438,10 @@ class NativeBackend(PipelineBackend):
 
     def batches(self, predictions: Any, references: Any, *, num_threads: int, values: bool,
                 scores: bool) -> Iterator[ScoreBatch]:
-        """Chunks of :data:`NATIVE_CHUNK` examples on ``num_threads`` threads without the GIL. Input that
-        is not plain lists of str (of lists of int for token ids) is validated first; its errors name the
-        index in the whole input."""
+        """Chunks of :data:`NATIVE_CHUNK` examples on ``num_threads`` threads without the GIL (the first
+        one :data:`NATIVE_COLD_CHUNK` while the text vocabulary is empty). Input that is not plain lists of
+        str (of lists of int for token ids) is validated first; its errors name the index in the whole
+        input."""
         validate = self.check_batch
         if type(predictions) is not list or type(references) is not list or len(predictions) != len(references):
             predictions, references = validate(predictions, references)

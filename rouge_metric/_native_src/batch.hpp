@@ -184,7 +184,18 @@ struct Scorer {
         const size_t* ref_off;
         size_t n;
         size_t first_index;  // index of example 0 in the caller's input (error messages)
+        // The code units of all the texts.
+        size_t units() const {
+            size_t u = 0;
+            for (size_t i = 0; i < n; ++i) u += preds[i].len;
+            for (size_t j = ref_off[0]; j < ref_off[n]; ++j) u += refs[j].len;
+            return u;
+        }
     };
+    // The distinct tokens a table should have room for before the first batch on an empty vocabulary
+    // (from the batch's length, at most 2^15), so that it does not grow token by token: each growth
+    // rehashes every key and touches new memory.
+    static size_t expected_tokens(const BatchIn& in) { return std::min<size_t>(in.units() / 16, (size_t)1 << 15); }
     // values: n x ntypes x (P, R, F), only when keep_values is set by the caller (else left empty: a
     // corpus score needs only the sums); lens: n x (prediction length, mean reference length); cols:
     // the exact sums of the 3 * ntypes + 2 columns.
@@ -354,16 +365,13 @@ struct Scorer {
         Lease& lease = run.lease;
         const Vocab& vb = *vocab;
         // Each thread meets most of a batch's vocabulary: its table starts at the size it would grow to
-        // (an estimate from the batch's length, at most 2^15 tokens), so that it is not rehashed and its
-        // memory is touched once.
-        size_t units = 0;
-        for (size_t i = 0; i < in.n; ++i) units += in.preds[i].len;
-        for (size_t j = in.ref_off[0]; j < in.ref_off[in.n]; ++j) units += in.refs[j].len;
+        // (expected_tokens), so that it is not rehashed and its memory is touched once.
+        const size_t units = in.units();
         // Its saved docs: about a token per 4 code units (reserved, not touched: the memory it does not
         // fill is never paged in).
         const size_t share = lease.th[0]->ws.limits.saved_bytes / sizeof(int32_t) / run.nth();
         for (ThreadState* th : lease.th) {
-            th->col.seen.reserve(std::min<size_t>(units / 16, (size_t)1 << 15));
+            th->col.seen.reserve(expected_tokens(in));
             th->col.saved.reserve(std::min(share, units / (4 * run.nth()) + 4096));
         }
         saved_in.assign(in.n, nullptr);
@@ -426,8 +434,10 @@ struct Scorer {
         Run run(*this, N, nthreads, res);
         Lease& lease = run.lease;
         VocabLock lk(*vocab);
-        // One thread: it holds mu and nothing else reads the Vocab, so it adds new tokens itself.
+        // One thread: it holds mu and nothing else reads the Vocab, so it adds new tokens itself (into
+        // maps sized for the batch when the Vocab is empty).
         const bool direct = run.nth() == 1;
+        if (direct && vocab->empty()) vocab->reserve(expected_tokens(in));
         for (ThreadState* th : lease.th) {
             th->misses.start(vocab->nid, direct);
             th->deferred.clear();
