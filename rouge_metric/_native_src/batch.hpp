@@ -458,7 +458,7 @@ struct Scorer {
             std::vector<int32_t>& st = th.store;
             for (size_t j = 0; j <= k; ++j) {
                 const Doc& d = th.docs[j];
-                const std::vector<uint32_t>& cuts = d.pending ? d.ends : d.sb;
+                const OffVec& cuts = d.pending ? d.ends : d.sb;
                 if (d.ids.size() > (size_t)INT32_MAX || cuts.size() > (size_t)INT32_MAX)
                     throw std::length_error("rouge_metric: a text of more than 2^31 tokens");
                 st.push_back(d.pending);

@@ -85,7 +85,7 @@ struct PythonStem {
 // ------------------------------------------------------------------- kernels on Python sequences
 // Token sequences of any hashable values are mapped to ids through a dict, then the int kernels run
 // on this thread's workspace (GIL held; interruptible; discarded when a call fails).
-void intern_seq(py::handle seq, py::dict& ids, std::vector<int32_t>& out) {
+void intern_seq(py::handle seq, py::dict& ids, IdVec& out) {
     py::sequence s = py::reinterpret_borrow<py::sequence>(seq);
     for (auto item : s) {
         // Our own reference: the lookup may run Python code (__hash__, __eq__ of the token), which

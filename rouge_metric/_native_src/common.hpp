@@ -41,6 +41,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -62,6 +63,31 @@
 namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
 
+// Allocator of vectors that are always written before they are read: resize() leaves new elements of
+// a trivial type uninitialized (default-initialized) instead of zeroing them, so that a buffer reused
+// for texts of varying length is not cleared again at every growth within its capacity. Only for
+// buffers whose every read index was written first (resize(n, value) still fills).
+template <class T>
+struct NoInitAlloc : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = NoInitAlloc<U>;
+    };
+    NoInitAlloc() = default;
+    template <class U>
+    NoInitAlloc(const NoInitAlloc<U>&) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) {
+        ::new ((void*)p) U;
+    }
+    template <class U, class... A>
+    void construct(U* p, A&&... a) {
+        ::new ((void*)p) U(std::forward<A>(a)...);
+    }
+};
+using IdVec = std::vector<int32_t, NoInitAlloc<int32_t>>;
+using OffVec = std::vector<uint32_t, NoInitAlloc<uint32_t>>;
+
 // A sequence of token ids.
 struct Seq {
     const int32_t* p;
@@ -70,11 +96,11 @@ struct Seq {
 
 // A tokenized text: all token ids, and the [begin, end) offsets of its non-empty sentences.
 struct Doc {
-    std::vector<int32_t> ids;
-    std::vector<uint32_t> sb;  // sentence boundaries: sentence k is ids[sb[2k], sb[2k+1])
+    IdVec ids;  // written before read (tokenize_doc, finish_doc, the kernels' reductions)
+    OffVec sb;  // sentence boundaries: sentence k is ids[sb[2k], sb[2k+1])
     // A batch's doc with unknown tokens (vocab.hpp, tokenize_doc): ids are raw, ends the sentence ends.
     bool pending = false;
-    std::vector<uint32_t> ends;
+    OffVec ends;
     size_t nsent() const { return sb.size() / 2; }
     Seq sent(size_t k) const { return Seq{ids.data() + sb[2 * k], (size_t)(sb[2 * k + 1] - sb[2 * k])}; }
     Seq all() const { return Seq{ids.data(), ids.size()}; }

@@ -199,6 +199,24 @@ struct StrMap {
             if (diff == 0 && (k.n <= 16 || same(arena.data() + s.off + 16, k.p + 16, k.n - 16))) return &s.val;
         }
     }
+    // find() for a loop over many keys, which keeps the slot array S = slot_data(), mask = slot_mask()
+    // and key bytes A = arena_data() in registers: the value of k, or `none` when absent. The common
+    // case is tested first: the key in the first slot probed, all its words compared at once, one
+    // branch (a key of at most 16 bytes is its words and length; a longer one also compares its bytes).
+    static ROUGE_FORCE_INLINE int32_t value(const Slot* S, size_t mask, const char* A, const Key& k, int32_t none) {
+        const uint32_t tag = tag_of(k.h);
+        for (size_t i = k.h & mask;; i = (i + 1) & mask) {
+            const Slot& s = S[i];
+            const uint64_t diff =
+                (uint64_t)(s.tag ^ tag) | (uint64_t)(s.len ^ (uint32_t)k.n) | (s.k0 ^ k.k0) | (s.k1 ^ k.k1);
+            if (diff == 0 && (k.n <= 16 || same_tail(A + s.off, k))) return s.val;
+            if (s.tag == 0) return none;  // (a found key's tag is never 0)
+        }
+    }
+    // The bytes past the first 16 of a key of more than 16 bytes equal those at a (out of line: the
+    // lookup loops keep their registers for the common case).
+    static ROUGE_NOINLINE bool same_tail(const char* a, const Key& k) { return same(a + 16, k.p + 16, k.n - 16); }
+    const char* arena_data() const { return arena.data(); }
     void prefetch(const Key& k) const { ROUGE_PREFETCH(&slots[k.h & (slots.size() - 1)]); }
     // The slot array and its index mask, for a loop that prefetches many keys (the compiler cannot
     // keep them in registers across the loop's stores).

@@ -47,8 +47,8 @@ inline size_t pair_local_ids(Workspace& ws, const Doc& pred, const Doc& ref) {
     Doc& P = ws.lpred;
     R.ids.resize(m);
     P.ids.resize(n);
-    R.sb = ref.sb;
-    P.sb = pred.sb;
+    copied(R.sb, ref.sb);  // (inline: vector::operator= is an out-of-line call)
+    copied(P.sb, pred.sb);
     int32_t* rl = R.ids.data();
     int32_t K = 0;
     for (size_t i = 0; i < m; ++i) {  // branch-free: whether a token is new is unpredictable

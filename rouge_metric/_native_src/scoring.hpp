@@ -222,21 +222,41 @@ struct Partials {
 // The exact sum of a column of doubles in fixed point: every finite double below 2^64 in magnitude is
 // an integer multiple of 2^-1074 (the smallest subnormal) of at most 53 significant bits, so it adds
 // exactly into 32-bit limbs of that integer kept in int64 counters (the spare high bits absorb the
-// carries; they are propagated every 2^28 additions, long before a counter could overflow). O(1) per
-// value, branch-free but for the rare case: a value of 2^64 or more (or not finite) goes to a
-// Partials instead. partials() turns the limbs into doubles (each limb times a power of two: exact)
-// and adds them and the rare values into one Partials: the same exact sum as adding every value to a
-// Partials one by one (Partials::add is exact), so the correctly rounded sum, and every mean made
-// from it, is the same double. Sums of several threads add limb by limb (merge), exactly.
+// carries; they are propagated every 2^28 additions, long before a counter could overflow). A value of
+// 2^64 or more (or not finite) goes to a Partials instead. partials() turns the limbs into doubles (each
+// limb times a power of two: exact) and adds them and the rare values into one Partials: the same exact
+// sum as adding every value to a Partials one by one (Partials::add is exact), so the correctly rounded
+// sum, and every mean made from it, is the same double. Sums of several threads add limb by limb
+// (merge), exactly.
+//
+// The common case first: a non-negative value in [2^-64, 2^64) (every score and length) adds its
+// significand (53 bits with the leading 1) into the integer counter of its exponent, `win` (one load,
+// add and store); every PENDING_MAX such additions, and before the limbs are read, each counter moves
+// into the limbs as one value (flush). A counter holds at most PENDING_MAX significands, < 2^63, so it
+// never overflows, and the limbs receive the same integer as from the values one by one. O(1) per
+// value; a flush is O(WIN).
 struct FixedSum {
     static constexpr int RARE_EXP = 1087;  // biased exponent of 2^64: from it on, a value goes to rare
     static constexpr int LIMBS = 37;       // (RARE_EXP - 1 + 53) / 32 + 2 (room for the top carry)
+    static constexpr uint32_t WIN = 128;   // win[e]: the values of biased exponent WIN_LO + e
+    static constexpr uint32_t WIN_LO = RARE_EXP - WIN;
+    static constexpr uint32_t PENDING_MAX = 1024;  // PENDING_MAX * 2^53 <= 2^63
     int64_t limb[LIMBS] = {};
     uint32_t adds = 0;
+    uint32_t pending = 0;  // values in win since the last flush
+    uint64_t win[WIN] = {};
     Partials rare;
     ROUGE_FORCE_INLINE void add(double x) {
         uint64_t b;
         std::memcpy(&b, &x, 8);
+        // Sign and exponent: a negative value's are >= 2048, outside the window.
+        const uint64_t e = (b >> 52) - WIN_LO;
+        if (e < WIN) {
+            win[e] += (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);  // normal: the leading 1
+            if (++pending == PENDING_MAX) flush();
+            return;
+        }
+        if (b == 0) return;  // +0.0 (a score of 0)
         const uint32_t ex = (uint32_t)(b >> 52) & 0x7FF;
         if (ex >= (uint32_t)RARE_EXP) {
             rare.add(x);
@@ -246,17 +266,28 @@ struct FixedSum {
         uint64_t m = b & (((uint64_t)1 << 52) - 1);
         const uint32_t normal = ex != 0;
         m |= (uint64_t)normal << 52;
-        const uint32_t s = ex - normal;
+        add_scaled(m, ex - normal, -(int64_t)(b >> 63));
+    }
+    // v * 2^(s - 1074), negated when sg is -1 (sg 0 or -1), into the limbs: v < 2^64, s < RARE_EXP - 1.
+    ROUGE_FORCE_INLINE void add_scaled(uint64_t v, uint32_t s, int64_t sg) {
         const uint32_t i = s >> 5, o = s & 31;
-        const uint64_t w0 = (m & 0xFFFFFFFFu) << o, w1 = (m >> 32) << o;  // < 2^63, < 2^52
+        const uint64_t w0 = (v & 0xFFFFFFFFu) << o, w1 = (v >> 32) << o;  // < 2^63 each
         const int64_t a0 = (int64_t)(w0 & 0xFFFFFFFFu), a1 = (int64_t)((w0 >> 32) + (w1 & 0xFFFFFFFFu)),
                       a2 = (int64_t)(w1 >> 32);
-        const int64_t sg = -(int64_t)(b >> 63);  // 0 or -1: (a ^ sg) - sg negates a negative value's words
-        int64_t* L = limb + i;
+        int64_t* L = limb + i;  // (a ^ sg) - sg negates a negative value's words
         L[0] += (a0 ^ sg) - sg;
         L[1] += (a1 ^ sg) - sg;
         L[2] += (a2 ^ sg) - sg;
         if (++adds == ((uint32_t)1 << 28)) carry();
+    }
+    // The window's counters into the limbs (the value is unchanged).
+    void flush() {
+        for (uint32_t e = 0; e < WIN; ++e)
+            if (win[e]) {
+                add_scaled(win[e], WIN_LO + e - 1, 0);  // biased exponent WIN_LO + e, normal
+                win[e] = 0;
+            }
+        pending = 0;
     }
     // Every limb but the top one into [0, 2^32), the carries moved up (the value is unchanged).
     void carry() {
@@ -268,8 +299,10 @@ struct FixedSum {
         adds = 0;
     }
     void merge(const FixedSum& o) {
+        flush();
         carry();
         FixedSum t = o;
+        t.flush();
         t.carry();
         for (int k = 0; k < LIMBS; ++k) limb[k] += t.limb[k];
         carry();
@@ -278,6 +311,7 @@ struct FixedSum {
     // The exact sum as Shewchuk partials.
     Partials partials() const {
         FixedSum t = *this;
+        t.flush();
         t.carry();
         Partials out;
         for (int k = 0; k < LIMBS; ++k)

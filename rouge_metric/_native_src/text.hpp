@@ -73,9 +73,11 @@ struct TokBuf {
     size_t n = 0;   // general path: bytes used in b
     size_t nt = 0;  // tokens
     bool ascii = true;
-    std::vector<uint32_t> off, cps, ends;
+    std::vector<uint32_t> off, cps;
+    OffVec ends;  // sentence ends (token indices); the fast path writes them in place
     std::vector<Key> keys;
-    std::vector<uint64_t> tokm, nlm;  // fast path: bit masks of token characters and newlines
+    std::vector<uint64_t, NoInitAlloc<uint64_t>> tokm, nlm;  // fast path: bit masks of token characters and
+                                                             // newlines (every word written by the scan)
     std::vector<uint32_t> sv, ev;     // fast path: token starts and ends
     std::vector<uint8_t> proj;        // fast path: byte projection of 2- and 4-byte texts
     inline void put(char c) {
@@ -742,6 +744,8 @@ inline size_t keys_from_masks(const uint64_t* tk, const uint64_t* nl, size_t W, 
                               const StrMap& map) {
     if (cur.keys.size() < (W * 64) / 2 + 2) cur.keys.resize((W * 64) / 2 + 2);
     Key* keys = cur.keys.data();
+    const auto* slots = map.slot_data();  // in registers: the stores to keys could alias the map's fields
+    const size_t mask = map.slot_mask();
     size_t nt = 0, nextnl = next_set(nl, 0, W);
     auto emit = [&](size_t s, size_t e) {
         if (s > nextnl) {  // a newline since the last token: the sentence ends
@@ -749,7 +753,7 @@ inline size_t keys_from_masks(const uint64_t* tk, const uint64_t* nl, size_t W, 
             nextnl = next_set(nl, s, W);
         }
         keys[nt] = make_key_slack(buf + s, e - s);
-        map.prefetch(keys[nt]);
+        ROUGE_PREFETCH(slots + (keys[nt].h & mask));
         ++nt;
     };
     uint64_t carry = 0;
@@ -777,6 +781,7 @@ inline size_t keys_from_masks(const uint64_t* tk, const uint64_t* nl, size_t W, 
             }
         }
     }
+    cur.ends.push_back((uint32_t)nt);  // the last end
     return nt;
 }
 
@@ -803,19 +808,23 @@ inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W,
     size_t nt = flatten_bounds_avx512(tk, W, sv, ev);
     if (cur.keys.size() < nt + 1) cur.keys.resize(nt + 1);
     Key* keys = cur.keys.data();
-    size_t nextnl = next_set(nl, 0, W);
+    cur.ends.resize(nt + 1);  // at most one end per token, and the last one
+    uint32_t* ends = cur.ends.data();
+    size_t ne = 0, nextnl = next_set(nl, 0, W);
     const auto* slots = map.slot_data();
     const size_t mask = map.slot_mask();
     const size_t pre = nt > LONG_TEXT_TOKENS ? LOOKUP_AHEAD : nt;  // a long text: the lookups prefetch
     for (size_t k = 0; k < nt; ++k) {
         size_t st = sv[k];
         if (st > nextnl) {  // a newline since the last token: the sentence ends
-            cur.ends.push_back((uint32_t)k);
+            ends[ne++] = (uint32_t)k;
             nextnl = next_set(nl, st, W);
         }
         keys[k] = make_key_slack(buf + st, ev[k] - st);
         if (k < pre) ROUGE_PREFETCH(slots + (keys[k].h & mask));
     }
+    ends[ne++] = (uint32_t)nt;
+    cur.ends.resize(ne);
     return nt;
 }
 #endif
@@ -842,8 +851,7 @@ bool scan_default(int level, const C* text, size_t len, TokBuf& cur, const StrMa
 #else
     size_t nt = keys_from_masks(tk, nl, W, buf, cur, map);
 #endif
-    cur.ends.push_back((uint32_t)nt);
-    cur.nt = nt;
+    cur.nt = nt;  // (the keys pass wrote the sentence ends, the last one included)
     return true;
 }
 

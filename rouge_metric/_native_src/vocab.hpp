@@ -450,19 +450,16 @@ inline void finish_doc(const int32_t* raw, size_t nt, const uint32_t* ends, size
 // does not depend on what the compiler inlines around it. O(nt) expected.
 ROUGE_NOINLINE int32_t lookup_ids(const StrMap& map, const Key* keys, size_t nt, int32_t* ids) {
     int32_t neg = 0;
+    const auto* slots = map.slot_data();
+    const size_t mask = map.slot_mask();
+    const char* arena = map.arena_data();
     if (nt > LONG_TEXT_TOKENS) {
-        const auto* slots = map.slot_data();
-        const size_t mask = map.slot_mask();
         for (size_t k = 0; k < nt; ++k) {
             if (k + LOOKUP_AHEAD < nt) ROUGE_PREFETCH(slots + (keys[k + LOOKUP_AHEAD].h & mask));
-            const int32_t* v = map.find(keys[k]);
-            neg |= ids[k] = v ? *v : -2;
+            neg |= ids[k] = StrMap::value(slots, mask, arena, keys[k], -2);
         }
     } else {
-        for (size_t k = 0; k < nt; ++k) {
-            const int32_t* v = map.find(keys[k]);
-            neg |= ids[k] = v ? *v : -2;
-        }
+        for (size_t k = 0; k < nt; ++k) neg |= ids[k] = StrMap::value(slots, mask, arena, keys[k], -2);
     }
     return neg;
 }

@@ -55,16 +55,16 @@ struct BigramSlot {
 
 // v as n zeros: vector::assign(n, 0) is an out-of-line call, which costs more than the memset of the
 // few hundred words of a pair.
-template <class T>
-inline T* zeroed(std::vector<T>& v, size_t n) {
+template <class T, class A>
+inline T* zeroed(std::vector<T, A>& v, size_t n) {
     v.resize(n);
     std::memset((void*)v.data(), 0, n * sizeof(T));
     return v.data();
 }
 
 // dst as a copy of src (vector::assign from a range is an out-of-line call).
-template <class T>
-inline T* copied(std::vector<T>& dst, const std::vector<T>& src) {
+template <class T, class A, class B>
+inline T* copied(std::vector<T, A>& dst, const std::vector<T, B>& src) {
     dst.resize(src.size());
     if (!src.empty()) std::memcpy((void*)dst.data(), (const void*)src.data(), src.size() * sizeof(T));
     return dst.data();
@@ -103,7 +103,7 @@ struct Workspace {
     // kernels_pair.hpp: the pair in per-pair ids, rougeL's and rougeLsum's reduced sequences, rouge2's
     // direct bigram table (left zeroed), the reference's distinct global ids.
     Doc lref, lpred, rsum;
-    std::vector<int32_t> rref, rpred, touched, pc, rc;
+    IdVec rref, rpred, touched, pc, rc;  // written before read (pc, rc: zeroed)
     std::vector<uint16_t> big2;
     std::vector<BigramSlot> bslots;  // left free (key 0)
     std::vector<uint32_t> bslot_of;

@@ -656,7 +656,7 @@ void check_fixed_sum(int rounds) {
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     for (int it = 0; it < rounds; ++it) {
         const int kind = it % 5;
-        const size_t n = 1 + pick(it % 7 == 0 ? 5000 : 200);
+        const size_t n = 1 + pick(it % 7 == 0 ? 5000 : it % 11 == 0 ? 3000 : 200);  // past PENDING_MAX too
         std::vector<double> xs;
         for (size_t i = 0; i < n; ++i) {
             double x;
@@ -685,6 +685,7 @@ void check_fixed_sum(int rounds) {
             (i < cut ? a : b).add(xs[i]);
             want.add(xs[i]);
             if (pick(50) == 0) whole.carry();
+            if (pick(70) == 0) whole.flush();  // the window's counters at any point
         }
         a.merge(b);
         const std::string where = "fixed sum, round " + std::to_string(it) + ", n " + std::to_string(n);
