@@ -3,12 +3,15 @@ and run the harness tests there, failing when any of them skipped for a missing 
 
     python tools/check_harnesses.py            # reuse build/harness-venv when it exists
     python tools/check_harnesses.py --fresh    # delete it first
+    python tools/check_harnesses.py --prepare  # only create and fill the venv (no tests)
 
 The venv (``build/harness-venv``, ``--system-site-packages``: torch, transformers, datasets, the test
-oracles of this interpreter stay visible) gets ``setuptools`` (the build backend's range) and an editable
-install of this checkout with ``.[harness-tests]`` (lm-eval, lighteval, mlflow-skinny, the ``rouge``
-package...). lighteval pins nltk, so it lives in that venv only, not in the main environment. ``TESTS``
-then run with the venv's Python from the repository root. A test skipped because an import failed
+oracles of this interpreter stay visible) gets the project's requirements and its ``harness-tests`` extra
+(lm-eval, lighteval, mlflow-skinny, the ``rouge`` package...), read from pyproject.toml. lighteval pins
+nltk, so it lives in that venv only, not in the main environment. The project itself is not installed
+there again (that would compile the native core once more): ``TESTS`` run with the venv's Python from the
+repository root, which imports this checkout's package, built in place by the README's editable install;
+the check first makes sure that the venv imports it from this checkout with its native core. A test skipped because an import failed
 (``pytest.importorskip``: "could not import ...") fails the check: here the harnesses' own code must run,
 not skip. Other skips (a corpus of ../shared that is absent) are listed and allowed. Run by ``.ci/run``.
 Exit status: 0 when the tests passed with no import skip, 1 otherwise. Prints the time taken.
@@ -30,8 +33,8 @@ REPO = Path(__file__).resolve().parents[1]
 VENV = REPO / "build" / "harness-venv"
 #: The tests whose oracles are the harness packages of the ``harness-tests`` extra.
 TESTS = ["tests/test_harnesses.py", "tests/test_hub_results.py", "tests/test_harness_examples.py"]
-#: The build backend's range (pyproject.toml [build-system]); the editable install builds without isolation.
-BUILD_REQUIRES = ["setuptools>=77,<85", "pybind11>=2.10,<4"]
+#: The extra whose packages the venv gets, with the project's own requirements.
+EXTRA = "harness-tests"
 #: How ``pytest.importorskip`` words its skip reason.
 IMPORT_SKIP = "could not import"
 
@@ -45,6 +48,29 @@ def venv_python() -> Path:
     return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
+def requirements() -> list:
+    """The project's requirements and those of its ``EXTRA``, as pyproject.toml lists them."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: tomli, which pytest needs there
+        import tomli as tomllib
+    with open(REPO / "pyproject.toml", "rb") as fh:
+        project = tomllib.load(fh)["project"]
+    return list(project["dependencies"]) + list(project["optional-dependencies"][EXTRA])
+
+
+#: Run with the venv's Python from the repository root, as the tests are: the package must be this
+#: checkout's, with its native core (built in place by the editable install).
+IMPORT_CHECK = """
+import pathlib, sys
+import rouge_metric, rouge_metric._native
+root = pathlib.Path(sys.argv[1]).resolve()
+where = pathlib.Path(rouge_metric.__file__).resolve()
+if root not in where.parents:
+    sys.exit(f"rouge_metric is imported from {where}, not from this checkout {root}")
+"""
+
+
 def make_venv(fresh: bool) -> bool:
     if fresh and VENV.exists():
         shutil.rmtree(VENV)
@@ -53,8 +79,15 @@ def make_venv(fresh: bool) -> bool:
             return False
     py = str(venv_python())
     pip = [py, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    return (run(pip + BUILD_REQUIRES) == 0
-            and run(pip + ["--no-build-isolation", "-e", ".[harness-tests]"], cwd=REPO) == 0)
+    return run(pip + requirements(), cwd=REPO) == 0
+
+
+def imports_checkout() -> bool:
+    if run([str(venv_python()), "-c", IMPORT_CHECK, str(REPO)], cwd=REPO) == 0:
+        return True
+    print("check_harnesses: FAILED: the venv does not import this checkout's rouge_metric with its native core; "
+          'install the checkout first (pip install -e ".[test]")', flush=True)
+    return False
 
 
 def skips(junit: Path):
@@ -69,12 +102,18 @@ def skips(junit: Path):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fresh", action="store_true", help="delete build/harness-venv and create it again")
+    ap.add_argument("--prepare", action="store_true", help="only create and fill the venv; run no test")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     ok = make_venv(args.fresh)
     t_install = time.monotonic() - t0
     if not ok:
-        print(f"check_harnesses: FAILED: installing .[harness-tests] into {VENV} ({t_install:.0f} s)", flush=True)
+        print(f"check_harnesses: FAILED: installing the {EXTRA} extra into {VENV} ({t_install:.0f} s)", flush=True)
+        return 1
+    if args.prepare:
+        print(f"check_harnesses: {VENV} ready ({t_install:.0f} s)", flush=True)
+        return 0
+    if not imports_checkout():
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         junit = Path(tmp) / "junit.xml"
