@@ -16,6 +16,7 @@ AVX-512 code, so the native core runs at the AVX2 level there (the level valgrin
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import re
 import shutil
@@ -77,7 +78,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as workdir:
         for corpus in args.corpora:
             one, three = count(args, corpus, 1, workdir), count(args, corpus, 3, workdir)
-            op = __import__("gzip").open if corpus.endswith(".gz") else open
+            op = gzip.open if corpus.endswith(".gz") else open
             with op(corpus, "rt", encoding="utf-8") as fh:
                 pairs = sum(1 for line in fh if line.strip())
             warm = (three - one) // 2

@@ -189,29 +189,29 @@ struct StrMap {
 
     static inline uint32_t tag_of(uint64_t h) { return (uint32_t)(h >> 32) | 1u; }
 
-    const int32_t* find(const Key& k) const {
-        size_t mask = slots.size() - 1;
-        uint32_t tag = tag_of(k.h);
-        for (size_t i = k.h & mask;; i = (i + 1) & mask) {
-            const Slot& s = slots[i];
-            if (s.tag == 0) return nullptr;
-            uint64_t diff = (uint64_t)(s.tag ^ tag) | (uint64_t)(s.len ^ (uint32_t)k.n) | (s.k0 ^ k.k0) | (s.k1 ^ k.k1);
-            if (diff == 0 && (k.n <= 16 || same(arena.data() + s.off + 16, k.p + 16, k.n - 16))) return &s.val;
-        }
-    }
-    // find() for a loop over many keys, which keeps the slot array S = slot_data(), mask = slot_mask()
-    // and key bytes A = arena_data() in registers: the value of k, or `none` when absent. The common
+    // The slot of k, or nullptr when absent: the probe of every lookup, for a loop that keeps the slot
+    // array S = slot_data(), mask = slot_mask() and key bytes A = arena_data() in registers. The common
     // case is tested first: the key in the first slot probed, all its words compared at once, one
-    // branch (a key of at most 16 bytes is its words and length; a longer one also compares its bytes).
-    static ROUGE_FORCE_INLINE int32_t value(const Slot* S, size_t mask, const char* A, const Key& k, int32_t none) {
+    // branch (a key of at most 16 bytes is its words and length; a longer one also compares its bytes,
+    // out of line). O(1) expected.
+    static ROUGE_FORCE_INLINE const Slot* probe(const Slot* S, size_t mask, const char* A, const Key& k) {
         const uint32_t tag = tag_of(k.h);
         for (size_t i = k.h & mask;; i = (i + 1) & mask) {
             const Slot& s = S[i];
             const uint64_t diff =
                 (uint64_t)(s.tag ^ tag) | (uint64_t)(s.len ^ (uint32_t)k.n) | (s.k0 ^ k.k0) | (s.k1 ^ k.k1);
-            if (diff == 0 && (k.n <= 16 || same_tail(A + s.off, k))) return s.val;
-            if (s.tag == 0) return none;  // (a found key's tag is never 0)
+            if (diff == 0 && (k.n <= 16 || same_tail(A + s.off, k))) return &s;
+            if (s.tag == 0) return nullptr;  // (a found key's tag is never 0)
         }
+    }
+    const int32_t* find(const Key& k) const {
+        const Slot* s = probe(slots.data(), slots.size() - 1, arena.data(), k);
+        return s ? &s->val : nullptr;
+    }
+    // find() in a loop over many keys (see probe): the value of k, or `none` when absent.
+    static ROUGE_FORCE_INLINE int32_t value(const Slot* S, size_t mask, const char* A, const Key& k, int32_t none) {
+        const Slot* s = probe(S, mask, A, k);
+        return s ? s->val : none;
     }
     // The bytes past the first 16 of a key of more than 16 bytes equal those at a (out of line: the
     // lookup loops keep their registers for the common case).

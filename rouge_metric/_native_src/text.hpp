@@ -781,7 +781,6 @@ inline size_t keys_from_masks(const uint64_t* tk, const uint64_t* nl, size_t W, 
             }
         }
     }
-    cur.ends.push_back((uint32_t)nt);  // the last end
     return nt;
 }
 
@@ -808,7 +807,7 @@ inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W,
     size_t nt = flatten_bounds_avx512(tk, W, sv, ev);
     if (cur.keys.size() < nt + 1) cur.keys.resize(nt + 1);
     Key* keys = cur.keys.data();
-    cur.ends.resize(nt + 1);  // at most one end per token, and the last one
+    cur.ends.resize(nt + 1);  // at most one end per token (and room for the last one, scan_default's)
     uint32_t* ends = cur.ends.data();
     size_t ne = 0, nextnl = next_set(nl, 0, W);
     const auto* slots = map.slot_data();
@@ -823,7 +822,6 @@ inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W,
         keys[k] = make_key_slack(buf + st, ev[k] - st);
         if (k < pre) ROUGE_PREFETCH(slots + (keys[k].h & mask));
     }
-    ends[ne++] = (uint32_t)nt;
     cur.ends.resize(ne);
     return nt;
 }
@@ -851,7 +849,8 @@ bool scan_default(int level, const C* text, size_t len, TokBuf& cur, const StrMa
 #else
     size_t nt = keys_from_masks(tk, nl, W, buf, cur, map);
 #endif
-    cur.nt = nt;  // (the keys pass wrote the sentence ends, the last one included)
+    cur.ends.push_back((uint32_t)nt);  // the last sentence ends with the text
+    cur.nt = nt;
     return true;
 }
 
