@@ -101,9 +101,10 @@ def _commands(text):
 
 
 def test_ci_runs_the_readme_setup_commands(repo_dir):
-    """.ci/run runs the README's torch line and its test command, character for character, and the
-    torch line takes the CPU build from PyTorch's CPU index (a plain `pip install torch` from PyPI is
-    the CUDA build on Linux)."""
+    """.ci/run runs the README's torch line, character for character, then its test command's two parts in
+    order (the install, then the fast tier: `a && b` as two lines under `set -e`, so that the background
+    lanes start in between), then the integration tier; the torch line takes the CPU build from PyTorch's
+    CPU index (a plain `pip install torch` from PyPI is the CUDA build on Linux)."""
     readme = (repo_dir / "README.md").read_text(encoding="utf-8")
     readme_cmds = [c for block in _BASH.findall(readme) for c in _commands(block)]
     ci_cmds = _commands((repo_dir / ".ci" / "run").read_text(encoding="utf-8"))
@@ -113,8 +114,13 @@ def test_ci_runs_the_readme_setup_commands(repo_dir):
     assert torch_ci == torch_readme
     assert torch_readme[0].endswith(TORCH_CPU_INDEX)
     test_cmd = 'pip install -e ".[test]" && pytest'
-    assert test_cmd in readme_cmds and test_cmd in ci_cmds
-    assert ci_cmds.index(torch_ci[0]) < ci_cmds.index(test_cmd)  # torch first, then the test command
+    assert test_cmd in readme_cmds and "pytest -m integration" in readme_cmds
+    install, fast = test_cmd.split(" && ")
+    assert ci_cmds[0] == "set -euo pipefail"  # a failed install stops the run, as `&&` does
+    assert ci_cmds.count(install) == 1 and ci_cmds.count(fast) == 1
+    # torch first, then the install, the fast tier and the integration tier
+    order = [ci_cmds.index(c) for c in (torch_ci[0], install, fast, "pytest -m integration")]
+    assert order == sorted(order)
 
 
 def _chromium_block(repo):
