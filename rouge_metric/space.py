@@ -46,8 +46,8 @@ ENTRY_MODULES = ("rouge_metric", "explain", "config", "xlsum", "recipes")
 DEFAULT_CARD = next((p for p in (PACKAGE_DIR / "hub_card.md", PACKAGE_DIR.parent / "hub_card.md") if p.exists()),
                     PACKAGE_DIR.parent / "hub_card.md")
 FALLBACK_REQUIREMENTS = ("numpy>=1.22", "nltk>=3.8", "evaluate>=0.4.0", "datasets>=2.14", "jieba>=0.42",
-                         "fugashi>=1.3", "unidic-lite>=1.0.8", "pythainlp>=4", "pyonmttok>=1.37; python_version < '3.13'",
-                         "TurkishStemmer>=1.3")
+                         "fugashi>=1.3", "unidic-lite>=1.0.8", "pythainlp>=4",
+                         "pyonmttok>=1.37; python_version < '3.13'", "TurkishStemmer>=1.3")
 #: The extras whose dependencies the Space installs: the evaluate module, and the word segmenters and
 #: stemmers of its language choice.
 SPACE_EXTRAS = ("evaluate", "multilingual")

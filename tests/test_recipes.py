@@ -130,7 +130,8 @@ def test_missing_pyonmttok_is_named_with_what_to_do(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "pyonmttok", None)  # import pyonmttok raises ImportError
     for version, advice in (((3, 12, 0), r"install it with `pip install pyonmttok`.*'multilingual' extra"),
-                            ((3, 13, 0), r"pyonmttok publishes no package for this Python \(3\.13\); use CPython 3\.10 to 3\.12")):
+                            ((3, 13, 0), r"pyonmttok publishes no package for this Python \(3\.13\); "
+                                         r"use CPython 3\.10 to 3\.12")):
         monkeypatch.setattr(sys, "version_info", version)
         with pytest.raises(segment.SegmenterMissing, match=r"the XL-Sum recipe needs the package 'pyonmttok'.*"
                                                            r"is not installed .*; " + advice):
