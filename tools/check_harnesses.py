@@ -13,7 +13,8 @@ there again (that would compile the native core once more): ``TESTS`` run with t
 repository root, which imports this checkout's package, built in place by the README's editable install;
 the check first makes sure that the venv imports it from this checkout with its native core. A test
 skipped because an import failed (``pytest.importorskip``: "could not import ...") fails the check: here
-the harnesses' own code must run, not skip. Other skips (a corpus of ../shared that is absent) are listed and allowed. Run by ``.ci/run``.
+the harnesses' own code must run, not skip. Other skips (a corpus of ../shared that is absent) are listed
+and allowed. Run by ``.ci/run``.
 Exit status: 0 when the tests passed with no import skip, 1 otherwise. Prints the time taken.
 """
 
