@@ -307,6 +307,29 @@ def test_int_zeros_and_str_subclasses_on_the_fast_path():
         assert exact(ours.score_multi([t], p)) == exact(real.score_multi([t], p))
 
 
+# Pieces of texts that often hold no token at all: separators, punctuation, non-ASCII letters (not
+# tokens), and the two code points that lowercase to ASCII letters (U+0130, the Kelvin sign: tokens).
+_SPARSE = st.lists(st.sampled_from([" ", "\n", "...", "!!\n", "\u00e9\u00e8", "\u4e2d\u6587", "-", "\u0130",
+                                    "\u212a", "a", "Running", "ab1", "\n\n"]), max_size=8).map("".join)
+
+
+@SETTINGS
+@given(stem=st.booleans(), lcs=st.sampled_from([["rougeL"], ["rougeLsum"], ["rouge2", "rougeLsum", "rougeL"]]),
+       target=_SPARSE, prediction=_SPARSE, long_side=st.sampled_from(["", "t", "p"]))
+def test_zero_lcs_scores_match_rouge_score(stem, lcs, target, prediction, long_side):
+    """A zero rougeL/rougeLsum is rouge-score's int zeros exactly when a side has no token, float zeros
+    otherwise, whatever the other side's length (the fast path decides it on the native pipeline)."""
+    filler = " ".join(["report", "findings", "agency"] * 200)  # tokens no short side has
+    if long_side == "t":
+        target = target + "\n" + filler
+    elif long_side == "p":
+        prediction = filler + "\n" + prediction
+    ours, real = (m.RougeScorer(lcs, use_stemmer=stem) for m in (rouge_scorer, rs_scorer))
+    assert exact(ours.score(target, prediction)) == exact(real.score(target, prediction))
+    assert exact(ours.score_multi([target, prediction], prediction)) == exact(real.score_multi([target, prediction], prediction))
+    assert exact(ours.score_multi((prediction, target), target)) == exact(real.score_multi((prediction, target), target))
+
+
 def test_tokenize_modules_match():
     from nltk.stem import porter
 

@@ -143,7 +143,7 @@ class _Plan:
     """What one state of (rouge_types, tokenizer, split_summaries) scores on the fast path."""
 
     __slots__ = ("types", "source", "tokenizer", "stem", "split", "scorer", "score", "score_multi", "keys",
-                 "identity", "lcs", "fast", "fast_multi", "native", "native_types")
+                 "identity", "lcs", "fast", "fast_multi", "native", "native_types", "counter")
 
     def __init__(self, types: Any, tokenizer: Any, split: Any) -> None:
         self.types = type(types)(types)  # a copy of the list or tuple (compared at every call)
@@ -158,6 +158,7 @@ class _Plan:
         self.fast_multi: Any = None
         self.native: Any = None
         self.native_types: Any = None
+        self.counter: Optional[_core.RougeScorer] = None
         internal = [_classify(t) for t in self.types]
         if not internal or None in internal or type(tokenizer) is not tokenizers.DefaultTokenizer:
             return  # every call takes the Python path, which raises what rouge-score raises
@@ -219,11 +220,14 @@ class _Plan:
         return {key: scores[internal] for key, internal in self.keys}
 
     def empty(self, text: str, internal: str) -> bool:
-        """True when ``text`` has no token for ``internal`` (rougeL: whole text; rougeLsum: its sentences)."""
-        tokens, sents = self.scorer.rouge.process(text)  # type: ignore[union-attr]
-        if internal == "rougeLsum":
-            return not any(sents)
-        return not tokens
+        """True when ``text`` has no token for ``internal`` (the same answer for both): rougeL's tokens are the whole text's, and
+        rougeLsum's sentences (newline-split, or nltk's) hold the same tokens, so both are empty when
+        rouge1 of the text against itself, on the same pipeline, is 0 (with a token, it is 1). O(text)
+        on the fast path's own pipeline (native when built), instead of the Python one."""
+        if self.counter is None:  # the plan's scorer's settings (__init__), with rouge1 alone
+            self.counter = _core.RougeScorer(["rouge1"], use_stemmer=bool(self.tokenizer.use_stemmer),
+                                             split_summaries=bool(self.split))
+        return self.counter.score(text, text)["rouge1"].fmeasure == 0.0
 
 
 class RougeScorer(scoring.BaseScorer):
