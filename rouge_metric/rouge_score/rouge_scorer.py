@@ -212,16 +212,20 @@ class _Plan:
 
     def finish(self, scores: Dict[str, Score], target: str, prediction: str) -> Dict[Any, Score]:
         """rouge-score's int ``Score(0, 0, 0)`` for rougeL/rougeLsum of a text without tokens, and its keys."""
+        no_tokens = None  # a side without tokens (the same answer for both types), found once if needed
         for t in self.lcs:
-            if not any(scores[t]) and (self.empty(target, t) or self.empty(prediction, t)):
-                scores[t] = _ZERO
+            if not any(scores[t]):
+                if no_tokens is None:
+                    no_tokens = self.empty(target) or self.empty(prediction)
+                if no_tokens:
+                    scores[t] = _ZERO
         if self.identity:
             return scores
         return {key: scores[internal] for key, internal in self.keys}
 
-    def empty(self, text: str, internal: str) -> bool:
-        """True when ``text`` has no token for ``internal`` (the same answer for both): rougeL's tokens are the whole text's, and
-        rougeLsum's sentences (newline-split, or nltk's) hold the same tokens, so both are empty when
+    def empty(self, text: str) -> bool:
+        """True when ``text`` has no token for rougeL or rougeLsum: rougeL's tokens are the whole text's,
+        and rougeLsum's sentences (newline-split, or nltk's) hold the same tokens, so both are empty when
         rouge1 of the text against itself, on the same pipeline, is 0 (with a token, it is 1). O(text)
         on the fast path's own pipeline (native when built), instead of the Python one."""
         if self.counter is None:  # the plan's scorer's settings (__init__), with rouge1 alone
