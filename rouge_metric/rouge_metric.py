@@ -318,13 +318,15 @@ class RougeMetric(evaluate.Metric):
         config = rouge.config
         stats = STATS if return_precision_recall else ("fmeasure",)
         if not use_aggregator:
-            per_example = rouge.score_examples(predictions=predictions, references=references)
-            out = {
-                output_key(t, s): [float(getattr(ex[t], s)) for ex in per_example]
-                for t in config.rouge_types
-                for s in STATS
-                if s in stats
-            }
+            # Per-example lists from the batches' flat (P, R, F) values, column by column: the same
+            # floats as each example's Score, without a Score object per example and type.
+            columns = [(i, j, output_key(t, s)) for i, t in enumerate(config.rouge_types)
+                       for j, s in enumerate(STATS) if s in stats]
+            out = {key: [] for _, _, key in columns}
+            for batch in rouge.score_batches(predictions=predictions, references=references, values=True,
+                                             scores=False):
+                for i, j, key in columns:
+                    out[key].extend(batch.column(i, j))
         else:
             result = rouge.compute(predictions=predictions, references=references)
             out = result.to_dict(stats)

@@ -50,6 +50,39 @@ def test_string_references_and_rouge_score_values(module):
         assert out[t] == [oracle.score(r, p)[t].fmeasure for p, r in zip(preds, refs)]
 
 
+@pytest.mark.parametrize("backend", ["native", "python"])
+@pytest.mark.parametrize("options", [
+    dict(),
+    dict(rouge_types=["rougeW", "rougeSU4", "rouge3"], multi_ref="mean"),
+    dict(rouge_types=["rouge1", "rougeLsum"], tokenizer="unicode", multi_ref="pool"),
+])
+def test_per_example_lists_are_each_examples_scores(module, monkeypatch, backend, options):
+    """use_aggregator=False: per type and statistic, the list of every example's own score (float.hex),
+    in input order, across the scorer's chunks of examples."""
+    from rouge_metric import core
+    from rouge_metric.result import output_key
+
+    if backend == "native" and core.native_module() is None:
+        pytest.skip("the native core is not built")
+    monkeypatch.setenv("ROUGE_METRIC_BACKEND", backend)
+    n = 8300 if backend == "native" else 40  # past the native scorer's chunk of 8,192 examples
+    preds = [PREDS[i % len(PREDS)] + f" word{i % 7}" for i in range(n)]
+    refs = [REFS[i % len(REFS)] for i in range(n)]
+    kwargs = dict(return_precision_recall=True, use_aggregator=False, use_stemmer=True, **options)
+    module.compute(predictions=preds[:2], references=refs[:2], **kwargs)  # a vocabulary: chunks of 8,192
+    out = module.compute(predictions=preds, references=refs, **kwargs)
+    types = options.get("rouge_types", ["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    rouge = Rouge(types, use_stemmer=True, **{k: v for k, v in options.items() if k != "rouge_types"})
+    examples = rouge.score_examples(predictions=preds, references=refs)
+    assert f"|backend:{backend}|" in rouge.signature()
+    assert sorted(out) == sorted(output_key(t, s) for t in types for s in ("precision", "recall", "fmeasure"))
+    for t in types:
+        for s in ("precision", "recall", "fmeasure"):
+            got = out[output_key(t, s)]
+            assert all(type(v) is float for v in got)
+            assert [v.hex() for v in got] == [float(getattr(ex[t], s)).hex() for ex in examples]
+
+
 def test_options(module):
     out = module.compute(predictions=PREDS, references=REFS, rouge_types=["rouge1", "rougeSU4", "rougeW"],
                          return_precision_recall=True, multi_ref="pool", confidence_interval=True, seed=5,
