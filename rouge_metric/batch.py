@@ -168,16 +168,17 @@ class RougeMapper:
         # through the scorer's batch path (the native batch scorer when available).
         p_list = [check_prediction(p, idx, self.prediction_column) for idx, p in zip(indices, preds)]
         r_list = [normalize_references(r, idx, self.references_column) for idx, r in zip(indices, refs)]
-        types = self.config.rouge_types
-        keys = {t: [output_key(t, s) for s in STATS] for t in types}
+        # The columns from the batches' flat values (P, R, F of each type; the two lengths), one column
+        # at a time: the same floats as each example's Score, without a Score object per example.
+        columns = [(i, j, output_key(t, s)) for i, t in enumerate(self.config.rouge_types)
+                   for j, s in enumerate(STATS)]
         out: Dict[str, List[Any]] = {k: [] for k in self.output_columns()}
-        for scores, pred_len, ref_len in self.rouge.iter_scores(p_list, r_list):
-            for t in types:
-                for k, v in zip(keys[t], scores[t]):
-                    out[k].append(v)
+        for batch in self.rouge.score_batches(predictions=p_list, references=r_list, values=True, scores=False):
+            for i, j, key in columns:
+                out[key].extend(batch.column(i, j))
             if self.lengths:
-                out[PRED_LEN_COLUMN].append(pred_len)
-                out[REF_LEN_COLUMN].append(ref_len)
+                out[PRED_LEN_COLUMN].extend(batch.lengths[0::2])
+                out[REF_LEN_COLUMN].extend(batch.lengths[1::2])
         return out
 
     # ------------------------------------------------------------------------ corpus
