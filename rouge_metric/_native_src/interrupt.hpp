@@ -45,17 +45,23 @@ struct Poll {
     Interrupt* in = nullptr;
     bool caller = false;    // the host's thread that called: it runs signal handlers
     bool gil_held = false;  // it holds the host's lock while working (one example) or let go of it (a batch)
-    uint32_t countdown = 1;
-    std::chrono::steady_clock::time_point next_poll{};
+    // The caller reads the clock every `stride` calls: the stride doubles (up to STRIDE_MAX) while two
+    // reads are less than TICK_US microseconds apart and halves (down to 1) when they are more, so the
+    // clock is read about every TICK_US whether the check points are a microsecond apart (short
+    // examples: one read of the clock costs as much as several of them) or milliseconds (long
+    // documents). The first read, after STRIDE_START calls, starts the POLL_MS period: a call that
+    // ends sooner (one short example) reads no clock at all.
+    static constexpr uint32_t STRIDE_START = 8, STRIDE_MAX = 32;
+    static constexpr int TICK_US = 200;
+    uint32_t countdown = STRIDE_START, stride = STRIDE_START;
+    bool started = false;
+    std::chrono::steady_clock::time_point next_poll{}, last_tick{};
 
     Poll() = default;
-    Poll(Interrupt* i, bool is_caller, bool holds_gil) : in(i), caller(is_caller), gil_held(holds_gil) {
-        next_poll = std::chrono::steady_clock::now() + std::chrono::milliseconds(POLL_MS);
-    }
+    Poll(Interrupt* i, bool is_caller, bool holds_gil) : in(i), caller(is_caller), gil_held(holds_gil) {}
 
-    // True when the work must stop. Cheap: the caller reads the clock every 8th call (the check points
-    // are microseconds to milliseconds apart) and asks the host at most every POLL_MS milliseconds;
-    // the other threads only read `stop`.
+    // True when the work must stop. Cheap: the caller reads the clock every `stride` calls and asks
+    // the host at most every POLL_MS milliseconds; the other threads only read `stop`.
     ROUGE_FORCE_INLINE bool stopped() {
         if (!in) return false;
         if (caller && --countdown == 0) tick();
@@ -63,8 +69,17 @@ struct Poll {
     }
 
     ROUGE_NOINLINE void tick() {
-        countdown = 8;
-        auto now = std::chrono::steady_clock::now();
+        const auto now = std::chrono::steady_clock::now();
+        if (!started) {
+            started = true;
+            next_poll = now + std::chrono::milliseconds(POLL_MS);
+        } else if (now - last_tick < std::chrono::microseconds(TICK_US)) {
+            stride = stride < STRIDE_MAX ? stride * 2 : STRIDE_MAX;
+        } else {
+            stride = stride > 1 ? stride / 2 : 1;
+        }
+        countdown = stride;
+        last_tick = now;
         if (now >= next_poll) {
             next_poll = now + std::chrono::milliseconds(POLL_MS);
             poll_signals();
