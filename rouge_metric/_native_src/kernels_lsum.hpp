@@ -40,6 +40,7 @@
 
 #include "common.hpp"
 #include "kernels_lcs.hpp"
+#include "simd.hpp"
 #include "workspace.hpp"
 
 namespace rouge {
@@ -53,22 +54,53 @@ inline uint64_t reverse_bits(uint64_t x) {
     return bswap64(x);
 }
 
+#if ROUGE_GFNI
+// reverse_bits in 4 instructions: GF2P8AFFINEQB with the anti-diagonal matrix reverses the bits of
+// each byte, then the byte swap. Only where simd_gfni() says the CPU has it.
+ROUGE_TARGET_GFNI ROUGE_FORCE_INLINE uint64_t reverse_bits_gfni(uint64_t x) {
+    const __m128i v = _mm_gf2p8affine_epi64_epi8(_mm_cvtsi64_si128((long long)x), _mm_set1_epi64x(0x8040201008040201ll), 0);
+    return bswap64((uint64_t)_mm_cvtsi128_si64(v));
+}
+#endif
+
+// One column of the backtrack of every line of a lane (walk_lane): M the column's bit-reversed match
+// mask, Vr its bit-reversed LCS column, E the bit past each line's reversed range, B each line's cursor
+// bit; the rows it marks go into marks.
+ROUGE_FORCE_INLINE void walk_column(uint64_t M, uint64_t Vr, uint64_t E, uint64_t& B, uint64_t& marks) {
+    const uint64_t X = M | ~Vr;                 // stop rows: match | vertical step
+    const uint64_t A = E - B;                   // each cursor up to its line's end
+    const uint64_t L = ((A & ~X) + B) & X & A;  // each line's first stop row
+    const uint64_t Lm = L & M;
+    marks |= Lm;
+    B = L + Lm;  // a match: one row further (the diagonal); a vertical step: stay (left)
+}
+
 // The backtrack of every line of one lane over the columns vs[j * stride], j = Lc .. 1, of prediction
 // line c (bit-reversed match masks rpm[id * stride]); E: the bit past each line's reversed range, B:
-// each line's cursor bit (its last row). Returns the rows on the walks, bit-reversed. O(Lc).
-inline uint64_t walk_lane(const uint64_t* rpm, size_t stride, const int32_t* c, size_t Lc, const uint64_t* vs,
-                          uint64_t E, uint64_t B) {
+// each line's cursor bit (its last row). Returns the rows on the walks, bit-reversed. O(Lc). The
+// same walk with GFNI's bit reversal when gfni (simd_gfni()): the same marks.
+inline uint64_t walk_lane_base(const uint64_t* rpm, size_t stride, const int32_t* c, size_t Lc, const uint64_t* vs,
+                               uint64_t E, uint64_t B) {
     uint64_t marks = 0;
-    for (size_t j = Lc; j > 0 && B; --j) {
-        const uint64_t M = rpm[(size_t)c[j - 1] * stride];
-        const uint64_t X = M | ~reverse_bits(vs[j * stride]);  // stop rows: match | vertical step
-        const uint64_t A = E - B;                              // each cursor up to its line's end
-        const uint64_t L = ((A & ~X) + B) & X & A;              // each line's first stop row
-        const uint64_t Lm = L & M;
-        marks |= Lm;
-        B = L + Lm;  // a match: one row further (the diagonal); a vertical step: stay (left)
-    }
+    for (size_t j = Lc; j > 0 && B; --j) walk_column(rpm[(size_t)c[j - 1] * stride], reverse_bits(vs[j * stride]), E, B, marks);
     return marks;
+}
+#if ROUGE_GFNI
+ROUGE_TARGET_GFNI ROUGE_NOINLINE uint64_t walk_lane_gfni(const uint64_t* rpm, size_t stride, const int32_t* c, size_t Lc,
+                                                         const uint64_t* vs, uint64_t E, uint64_t B) {
+    uint64_t marks = 0;
+    for (size_t j = Lc; j > 0 && B; --j) walk_column(rpm[(size_t)c[j - 1] * stride], reverse_bits_gfni(vs[j * stride]), E, B, marks);
+    return marks;
+}
+#endif
+inline uint64_t walk_lane(bool gfni, const uint64_t* rpm, size_t stride, const int32_t* c, size_t Lc,
+                          const uint64_t* vs, uint64_t E, uint64_t B) {
+#if ROUGE_GFNI
+    if (gfni) return walk_lane_gfni(rpm, stride, c, Lc, vs, E, B);
+#else
+    (void)gfni;
+#endif
+    return walk_lane_base(rpm, stride, c, Lc, vs, E, B);
 }
 
 // The columns 1..Lc of one long line (W words over its rows, masks pm[id * W]) against prediction line
@@ -163,35 +195,52 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
     uint64_t* rpm = pm + words;  // the lanes' masks bit-reversed, for the walks
     const int32_t* r = R.ids.data();
     // The prediction's lines with each run of tokens the reference lacks cut to one token and the runs
-    // that open a line dropped, then lc_max of scratch: ws.lcolt. A column that matches no row of a line
-    // equals the column before it, so in a run of such columns the walk goes up in the first one it
-    // meets (to the highest stop row at or below its cursor) and then only left, on that row, through
-    // the others: one of them moves it the same (not none: the up moves must happen before the column
-    // to the left, whose matches could stop it higher). In a run that opens a line no row has a stop
-    // (the LCS is 0 there): the walk ends on it either way.
-    if (ws.lcolt.size() < P.ids.size() + lc_max) ws.lcolt.resize(P.ids.size() + lc_max);
-    int32_t* cp = ws.lcolt.data();
-    int32_t* cs = cp + P.ids.size();
-    std::vector<uint32_t>& cb = ws.lcolb;
-    cb.resize(P.sb.size());  // at most one (begin, end) per line, written in place
-    {
+    // that open a line dropped (cp, lines cb: (begin, end) pairs, ncb of them), and lc_max of scratch
+    // (cs). A column that matches no row of a line equals the column before it, so in a run of such
+    // columns the walk goes up in the first one it meets (to the highest stop row at or below its
+    // cursor) and then only left, on that row, through the others: one of them moves it the same (not
+    // none: the up moves must happen before the column to the left, whose matches could stop it
+    // higher). In a run that opens a line no row has a stop (the LCS is 0 there): the walk ends on it
+    // either way. With one lane and no long line the lane's own cut below (ng == 1) makes the same
+    // one (there a column matches no row exactly when the reference lacks its token: every token of
+    // the reduced reference is in the lane), so the prediction's lines are taken as they are.
+    const bool one_lane = nl == 1 && wmax == 0;
+    const int32_t* cp;
+    const uint32_t* cb;
+    size_t ncb;
+    int32_t* cs;
+    if (one_lane) {
+        if (ws.lcolt.size() < lc_max) ws.lcolt.resize(lc_max);
+        cs = ws.lcolt.data();
+        cp = P.ids.data();
+        cb = P.sb.data();
+        ncb = P.sb.size();
+    } else {
+        if (ws.lcolt.size() < P.ids.size() + lc_max) ws.lcolt.resize(P.ids.size() + lc_max);
+        int32_t* out = ws.lcolt.data();
+        cs = out + P.ids.size();
+        std::vector<uint32_t>& lb = ws.lcolb;
+        lb.resize(P.sb.size());  // at most one (begin, end) per line, written in place
         size_t n = 0, nb = 0;
         for (size_t k = 0; k < P.nsent(); ++k) {
             const size_t b = n;
             int32_t prev = 0;
             for (uint32_t j = P.sb[2 * k]; j < P.sb[2 * k + 1]; ++j) {  // branch-free: a dropped token is overwritten
                 const int32_t t = P.ids[j];
-                cp[n] = t;
+                out[n] = t;
                 n += (t | prev) != 0;
                 prev = t;
             }
-            cb[nb] = (uint32_t)b;
-            cb[nb + 1] = (uint32_t)n;
+            lb[nb] = (uint32_t)b;
+            lb[nb + 1] = (uint32_t)n;
             nb += n > b ? 2 : 0;
         }
-        cb.resize(nb);
+        cp = out;
+        cb = lb.data();
+        ncb = nb;
     }
     hit = 0;
+    const bool gfni = simd_gfni();
     size_t l0 = 0;  // the group's first line: short lines are placed in lane order, so a group's are a run
     for (size_t g0 = 0; g0 < nl; g0 += G) {
         const size_t g1 = std::min(nl, g0 + G), ng = g1 - g0;
@@ -215,7 +264,7 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
             if (s.off) E[w] |= (uint64_t)1 << (64 - s.off);  // a line at bit 0 ends past bit 63: 0 (mod 2^64)
             B[w] |= (uint64_t)1 << (64 - s.off - s.len);
         }
-        for (size_t k = 0; 2 * k < cb.size() && !ws.stopped(); ++k) {
+        for (size_t k = 0; 2 * k < ncb && !ws.stopped(); ++k) {
             const int32_t* c = cp + cb[2 * k];
             const size_t Lc = cb[2 * k + 1] - cb[2 * k];
             ROUGE_CHECK(Lc <= lc_max, "lsum_hits: prediction line longer than measured");
@@ -236,7 +285,7 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
                     n += (M | prev) != 0;
                     prev = M;
                 }
-                if (V != keep) U[0] |= walk_lane(rpm, 1, cs, n, vs, E[0], B[0]);
+                if (V != keep) U[0] |= walk_lane(gfni, rpm, 1, cs, n, vs, E[0], B[0]);
             } else {
                 for (size_t w = 0; w < ng; ++w) vs[w] = ~guard[w];
                 for (size_t j = 0; j < Lc; ++j) {
@@ -249,13 +298,19 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
                     }
                 }
                 for (size_t w = 0; w < ng; ++w)
-                    if (vs[Lc * ng + w] != ~guard[w]) U[w] |= walk_lane(rpm + w, ng, c, Lc, vs + w, E[w], B[w]);
+                    if (vs[Lc * ng + w] != ~guard[w]) U[w] |= walk_lane(gfni, rpm + w, ng, c, Lc, vs + w, E[w], B[w]);
             }
         }
-        for (size_t q = l0; q < l1; ++q) {
-            const LsumLine& s = lines[q];
-            if (s.lane == UINT32_MAX) continue;
-            for (uint32_t i = 0; i < s.len; ++i) pm[(size_t)r[s.beg + i] * ng + (s.lane - g0)] = rpm[(size_t)r[s.beg + i] * ng + (s.lane - g0)] = 0;
+        // The group's masks back to 0: when they are one block (pm and rpm side by side) not much larger
+        // than the rows placed, all of it at once, else row by row.
+        if (l1 > l0 && rpm == pm + (K + 1) * ng && 2 * (K + 1) * ng <= 4 * (R.sb[2 * l1 - 1] - R.sb[2 * l0]) + 64) {
+            std::memset((void*)pm, 0, 2 * (K + 1) * ng * sizeof(uint64_t));
+        } else {
+            for (size_t q = l0; q < l1; ++q) {
+                const LsumLine& s = lines[q];
+                if (s.lane == UINT32_MAX) continue;
+                for (uint32_t i = 0; i < s.len; ++i) pm[(size_t)r[s.beg + i] * ng + (s.lane - g0)] = rpm[(size_t)r[s.beg + i] * ng + (s.lane - g0)] = 0;
+            }
         }
         l0 = l1;
         for (size_t w = 0; w < ng; ++w) hit += clip_bits(U[w], tok + w * 64, cc);
@@ -266,7 +321,7 @@ inline bool lsum_hits(Workspace& ws, size_t K, int64_t& hit) {
         const int32_t* rl = r + s.beg;
         for (uint32_t i = 0; i < s.len; ++i) pm[(size_t)rl[i] * W + (i >> 6)] |= (uint64_t)1 << (i & 63);
         uint64_t* U = zeroed(ws.lunion, W);
-        for (size_t k = 0; 2 * k < cb.size() && !ws.stopped(); ++k) {
+        for (size_t k = 0; 2 * k < ncb && !ws.stopped(); ++k) {
             const int32_t* c = cp + cb[2 * k];
             const size_t Lc = cb[2 * k + 1] - cb[2 * k];
             if (ws.lcol.size() < (Lc + 1) * W) ws.lcol.resize((Lc + 1) * W);

@@ -37,6 +37,10 @@
 #define ROUGE_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
 #define ROUGE_TARGET_AVX512 \
     __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2,avx2,bmi,bmi2,popcnt")))
+// GFNI's 128-bit form (one instruction reverses the bits of each byte): used at the AVX-512 level
+// when the CPU has it (simd_gfni), by the rougeLsum walk (kernels_lsum.hpp).
+#define ROUGE_GFNI 1
+#define ROUGE_TARGET_GFNI __attribute__((target("gfni")))
 #endif
 #else
 #define ROUGE_X86_DISPATCH 0
@@ -107,6 +111,17 @@ inline int simd_detect() {
 #endif
 }
 
+// Whether the CPU has GFNI (cpuid leaf 7, ECX bit 8). Its 128-bit form needs no register state
+// beyond SSE's.
+inline bool cpu_gfni() {
+#if ROUGE_X86_DISPATCH
+    if (cpuid(0, 0).a < 7) return false;
+    return (cpuid(7, 0).c >> 8) & 1;
+#else
+    return false;
+#endif
+}
+
 // The lowest level of this architecture (what a build without dispatch would run).
 inline int simd_baseline() {
 #if ROUGE_X86_DISPATCH || ROUGE_SSE2
@@ -129,6 +144,14 @@ inline int simd_level() {
     }
     return v;
 }
+
+#ifndef ROUGE_GFNI
+#define ROUGE_GFNI 0
+#endif
+// GFNI in use: at the AVX-512 level on a CPU that has it (so that forcing a lower level also turns
+// it off: every level is testable on one machine). Read once per call of a kernel that uses it.
+inline const bool CPU_GFNI = cpu_gfni();
+inline bool simd_gfni() { return ROUGE_GFNI && CPU_GFNI && simd_level() == SIMD_AVX512; }
 
 // Set the level by name ("" or "auto": the detected one). Returns an empty string, or the error:
 // an unknown name, or a level this CPU lacks (named with the levels it has).
