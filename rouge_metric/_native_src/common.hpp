@@ -42,6 +42,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -85,8 +86,97 @@ struct NoInitAlloc : std::allocator<T> {
         ::new ((void*)p) U(std::forward<A>(a)...);
     }
 };
-using IdVec = std::vector<int32_t, NoInitAlloc<int32_t>>;
-using OffVec = std::vector<uint32_t, NoInitAlloc<uint32_t>>;
+
+// A growable array of a trivially copyable T for the per-text and per-pair buffers (token ids,
+// sentence bounds): resize(n) leaves new elements uninitialized, as NoInitAlloc does, and is one
+// predictable branch (whether the storage must grow) and a store of the size. std::vector's resize
+// also branches on whether n is above or below the current size, which goes up and down from one text
+// to the next: about one mispredicted branch per resize, dozens per pair. The storage never shrinks
+// (a std::vector's does not either; an owner that wants its memory back swaps in an empty one).
+// Only for buffers whose every read index was written first (resize(n, value) fills). The subset of
+// std::vector's interface the core uses, with the same meaning.
+template <class T>
+class PodVec {
+    static_assert(std::is_trivially_copyable<T>::value, "PodVec holds trivially copyable values");
+    T* p_ = nullptr;
+    size_t n_ = 0, cap_ = 0;
+
+    // Storage for c >= n_ elements, the first n_ kept.
+    void reallocate(size_t c) {
+        if (c > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
+        T* q = static_cast<T*>(::operator new(c * sizeof(T)));
+        if (n_) std::memcpy((void*)q, (const void*)p_, n_ * sizeof(T));
+        ::operator delete(p_);
+        p_ = q;
+        cap_ = c;
+    }
+    ROUGE_NOINLINE void grow(size_t n) { reallocate(std::max<size_t>({n, 2 * cap_, 16})); }
+
+   public:
+    using value_type = T;
+    using iterator = T*;
+    using const_iterator = const T*;
+
+    PodVec() = default;
+    PodVec(const PodVec& o) { assign(o.begin(), o.end()); }
+    PodVec(PodVec&& o) noexcept : p_(o.p_), n_(o.n_), cap_(o.cap_) { o.p_ = nullptr, o.n_ = o.cap_ = 0; }
+    PodVec& operator=(const PodVec& o) {
+        if (this != &o) assign(o.begin(), o.end());
+        return *this;
+    }
+    PodVec& operator=(PodVec&& o) noexcept {
+        PodVec(std::move(o)).swap(*this);
+        return *this;
+    }
+    ~PodVec() { ::operator delete(p_); }
+    void swap(PodVec& o) noexcept {
+        std::swap(p_, o.p_);
+        std::swap(n_, o.n_);
+        std::swap(cap_, o.cap_);
+    }
+
+    size_t size() const { return n_; }
+    size_t capacity() const { return cap_; }
+    bool empty() const { return n_ == 0; }
+    T* data() { return p_; }
+    const T* data() const { return p_; }
+    T* begin() { return p_; }
+    T* end() { return p_ + n_; }
+    const T* begin() const { return p_; }
+    const T* end() const { return p_ + n_; }
+    T& operator[](size_t i) { return p_[i]; }
+    const T& operator[](size_t i) const { return p_[i]; }
+    T& back() { return p_[n_ - 1]; }
+    const T& back() const { return p_[n_ - 1]; }
+
+    void reserve(size_t c) {
+        if (c > cap_) reallocate(c);
+    }
+    void resize(size_t n) {
+        if (n > cap_) grow(n);
+        n_ = n;
+    }
+    void resize(size_t n, T v) {
+        const size_t old = n_;
+        resize(n);
+        for (size_t i = old; i < n; ++i) p_[i] = v;
+    }
+    void clear() { n_ = 0; }
+    void push_back(T v) {
+        if (n_ == cap_) grow(n_ + 1);
+        p_[n_++] = v;
+    }
+    void pop_back() { --n_; }
+    // [a, b) of pointers (or of random-access iterators) to elements of another array.
+    template <class It>
+    void assign(It a, It b) {
+        const size_t n = (size_t)(b - a);
+        resize(n);
+        for (size_t i = 0; i < n; ++i, ++a) p_[i] = *a;
+    }
+};
+using IdVec = PodVec<int32_t>;
+using OffVec = PodVec<uint32_t>;
 
 // A sequence of token ids.
 struct Seq {

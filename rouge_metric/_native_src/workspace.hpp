@@ -55,18 +55,21 @@ struct BigramSlot {
 
 // v as n zeros: vector::assign(n, 0) is an out-of-line call, which costs more than the memset of the
 // few hundred words of a pair.
-template <class T, class A>
-inline T* zeroed(std::vector<T, A>& v, size_t n) {
+// (V: a std::vector or a PodVec.)
+template <class V>
+inline typename V::value_type* zeroed(V& v, size_t n) {
     v.resize(n);
-    std::memset((void*)v.data(), 0, n * sizeof(T));
+    std::memset((void*)v.data(), 0, n * sizeof(typename V::value_type));
     return v.data();
 }
 
-// dst as a copy of src (vector::assign from a range is an out-of-line call).
-template <class T, class A, class B>
-inline T* copied(std::vector<T, A>& dst, const std::vector<T, B>& src) {
+// dst as a copy of src (vector::assign from a range is an out-of-line call; V, W: a std::vector or a
+// PodVec of the same values).
+template <class V, class W>
+inline typename V::value_type* copied(V& dst, const W& src) {
+    static_assert(std::is_same<typename V::value_type, typename W::value_type>::value, "copied: the same values");
     dst.resize(src.size());
-    if (!src.empty()) std::memcpy((void*)dst.data(), (const void*)src.data(), src.size() * sizeof(T));
+    if (!src.empty()) std::memcpy((void*)dst.data(), (const void*)src.data(), src.size() * sizeof(typename V::value_type));
     return dst.data();
 }
 

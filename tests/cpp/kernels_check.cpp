@@ -279,7 +279,7 @@ Doc doc_of(const Sents& ss) {
     for (const Tokens& s : ss) {
         if (s.empty()) continue;
         d.sb.push_back((uint32_t)d.ids.size());
-        d.ids.insert(d.ids.end(), s.begin(), s.end());
+        for (int32_t t : s) d.ids.push_back(t);
         d.sb.push_back((uint32_t)d.ids.size());
     }
     return d;
