@@ -93,7 +93,7 @@ struct NoInitAlloc : std::allocator<T> {
 // also branches on whether n is above or below the current size, which goes up and down from one text
 // to the next: about one mispredicted branch per resize, dozens per pair. The storage never shrinks
 // (a std::vector's does not either; an owner that wants its memory back swaps in an empty one).
-// Only for buffers whose every read index was written first (resize(n, value) fills). The subset of
+// Only for buffers whose every read index was written first. The subset of
 // std::vector's interface the core uses, with the same meaning.
 template <class T>
 class PodVec {
@@ -146,27 +146,16 @@ class PodVec {
     const T* end() const { return p_ + n_; }
     T& operator[](size_t i) { return p_[i]; }
     const T& operator[](size_t i) const { return p_[i]; }
-    T& back() { return p_[n_ - 1]; }
-    const T& back() const { return p_[n_ - 1]; }
 
-    void reserve(size_t c) {
-        if (c > cap_) reallocate(c);
-    }
     void resize(size_t n) {
         if (n > cap_) grow(n);
         n_ = n;
-    }
-    void resize(size_t n, T v) {
-        const size_t old = n_;
-        resize(n);
-        for (size_t i = old; i < n; ++i) p_[i] = v;
     }
     void clear() { n_ = 0; }
     void push_back(T v) {
         if (n_ == cap_) grow(n_ + 1);
         p_[n_++] = v;
     }
-    void pop_back() { --n_; }
     // [a, b) of pointers (or of random-access iterators) to elements of another array.
     template <class It>
     void assign(It a, It b) {
