@@ -28,6 +28,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 from . import core
 from .config import RougeConfig
+from .result import STATS, output_key
 from .ids import IdPipeline, validate_id_batch
 from .inputs import check_one_ids, check_one_text, validate_batch
 from .measures import ROUNDINGS, Stats, View, make_fmeasure, pair_stats
@@ -85,6 +86,15 @@ class ScoreBatch:
         if self.values is None:
             raise ValueError("column: this batch was scored without values (values=True)")
         return self.values[3 * type_index + stat::3 * len(self.rouge_types)]
+
+    def columns(self, stats: Sequence[str] = STATS) -> Iterator[Tuple[str, Sequence[float]]]:
+        """``(key, values)`` of every type and of each statistic in ``stats``, keyed as the outputs are
+        (:func:`~rouge_metric.result.output_key`: ``rouge1`` for F, ``rouge1_precision``, ...), types in
+        order, then P, R, F: the per-example columns of the evaluate module and ``datasets.map``. O(n) each."""
+        for i, t in enumerate(self.rouge_types):
+            for j, s in enumerate(STATS):
+                if s in stats:
+                    yield output_key(t, s), self.column(i, j)
 
     def type_values(self, type_index: int) -> Sequence[float]:
         """The (P, R, F) triples of one type, flat, one triple per example. O(n)."""

@@ -170,12 +170,10 @@ class RougeMapper:
         r_list = [normalize_references(r, idx, self.references_column) for idx, r in zip(indices, refs)]
         # The columns from the batches' flat values (P, R, F of each type; the two lengths), one column
         # at a time: the same floats as each example's Score, without a Score object per example.
-        columns = [(i, j, output_key(t, s)) for i, t in enumerate(self.config.rouge_types)
-                   for j, s in enumerate(STATS)]
         out: Dict[str, List[Any]] = {k: [] for k in self.output_columns()}
         for batch in self.rouge.score_batches(predictions=p_list, references=r_list, values=True, scores=False):
-            for i, j, key in columns:
-                out[key].extend(batch.column(i, j))
+            for key, values in batch.columns():
+                out[key].extend(values)
             if self.lengths:
                 out[PRED_LEN_COLUMN].extend(batch.lengths[0::2])
                 out[REF_LEN_COLUMN].extend(batch.lengths[1::2])

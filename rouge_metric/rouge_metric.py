@@ -320,13 +320,11 @@ class RougeMetric(evaluate.Metric):
         if not use_aggregator:
             # Per-example lists from the batches' flat (P, R, F) values, column by column: the same
             # floats as each example's Score, without a Score object per example and type.
-            columns = [(i, j, output_key(t, s)) for i, t in enumerate(config.rouge_types)
-                       for j, s in enumerate(STATS) if s in stats]
-            out = {key: [] for _, _, key in columns}
+            out = {output_key(t, s): [] for t in config.rouge_types for s in STATS if s in stats}
             for batch in rouge.score_batches(predictions=predictions, references=references, values=True,
                                              scores=False):
-                for i, j, key in columns:
-                    out[key].extend(batch.column(i, j))
+                for key, values in batch.columns(stats):
+                    out[key].extend(values)
         else:
             result = rouge.compute(predictions=predictions, references=references)
             out = result.to_dict(stats)
