@@ -8,8 +8,9 @@
 // POLL_MS milliseconds.
 //
 // Check points: between examples, and inside the kernels whose single call can be long (the rows of
-// the LCS kernels, every sentence pair of rougeLsum/rougeW, every position of ROUGE-S), so a long
-// batch or a single very long pair stops within a fraction of a second. A stopped kernel returns
+// the LCS kernels and the positions of ROUGE-S, spaced by their cost: check_every; every sentence
+// pair of rougeLsum/rougeW), so a long batch or a single very long pair stops within a fraction of a
+// second. A stopped kernel returns
 // early with a meaningless result, which the batch discards: it raises instead.
 #pragma once
 
@@ -40,6 +41,14 @@ struct Interrupt {
     void rethrow_if_stopped();
 };
 
+// The spacing of a kernel's check points: one every check_every(cost, most) rows (or positions) when
+// each costs about `cost` word operations, so that about 2^16 of them (tens of microseconds; ten times
+// that under a sanitizer) pass between two, and never more than `most` rows.
+inline size_t check_every(size_t cost, size_t most) {
+    const size_t n = ((size_t)1 << 16) / (cost ? cost : 1);
+    return n < 1 ? 1 : n > most ? most : n;
+}
+
 struct Poll {
     static constexpr int POLL_MS = 50;
     Interrupt* in = nullptr;
@@ -49,8 +58,10 @@ struct Poll {
     // reads are less than TICK_US microseconds apart and halves (down to 1) when they are more, so the
     // clock is read about every TICK_US whether the check points are a microsecond apart (short
     // examples: one read of the clock costs as much as several of them) or milliseconds (long
-    // documents). The first read, after STRIDE_START calls, starts the POLL_MS period: a call that
-    // ends sooner (one short example) reads no clock at all.
+    // documents). Holding the host's lock (one example), the caller reads no clock until STRIDE_START
+    // calls, and then asks the host at once (a cheap look at a flag with the lock held): one short
+    // example reads no clock at all, and a long one is polled as soon as it is known to be long. A
+    // batch (the lock let go of: asking means taking it again) starts its POLL_MS period when it starts.
     static constexpr uint32_t STRIDE_START = 8, STRIDE_MAX = 32;
     static constexpr int TICK_US = 200;
     uint32_t countdown = STRIDE_START, stride = STRIDE_START;
@@ -58,7 +69,13 @@ struct Poll {
     std::chrono::steady_clock::time_point next_poll{}, last_tick{};
 
     Poll() = default;
-    Poll(Interrupt* i, bool is_caller, bool holds_gil) : in(i), caller(is_caller), gil_held(holds_gil) {}
+    Poll(Interrupt* i, bool is_caller, bool holds_gil) : in(i), caller(is_caller), gil_held(holds_gil) {
+        if (caller && !gil_held) {
+            started = true;
+            last_tick = std::chrono::steady_clock::now();
+            next_poll = last_tick + std::chrono::milliseconds(POLL_MS);
+        }
+    }
 
     // True when the work must stop. Cheap: the caller reads the clock every `stride` calls and asks
     // the host at most every POLL_MS milliseconds; the other threads only read `stop`.
@@ -72,7 +89,7 @@ struct Poll {
         const auto now = std::chrono::steady_clock::now();
         if (!started) {
             started = true;
-            next_poll = now + std::chrono::milliseconds(POLL_MS);
+            next_poll = now;  // poll now
         } else if (now - last_tick < std::chrono::microseconds(TICK_US)) {
             stride = stride < STRIDE_MAX ? stride * 2 : STRIDE_MAX;
         } else {

@@ -179,7 +179,7 @@ inline void lcs_step(uint64_t* out, const uint64_t* V, const uint64_t* M, size_t
 }
 
 // The rows of lcs_len over the tokens of A (masks set, W words, ws.V the state). Polls for
-// interruption every 4,096 rows.
+// interruption every check_every(W, 4096) rows.
 // With a compile-time width the row lives in a local array (registers) for the whole loop, not in
 // ws.V, which the compiler would otherwise store and reload at every step (the masks are uint64_t too).
 template <size_t WC, class MS>
@@ -190,9 +190,10 @@ void lcs_rows(Workspace& ws, const MS& ms, Seq A, size_t W) {
     uint64_t* row = WC ? local : V;
     if (WC)
         for (size_t w = 0; w < W; ++w) local[w] = V[w];
-    for (size_t i0 = 0; i0 < A.n; i0 += 4096) {
+    const size_t every = check_every(W, 4096);
+    for (size_t i0 = 0; i0 < A.n; i0 += every) {
         if (ws.stopped()) break;
-        size_t i1 = std::min(A.n, i0 + 4096);
+        size_t i1 = std::min(A.n, i0 + every);
         for (size_t i = i0; i < i1; ++i) {
             int32_t t = A.p[i];
             if (!ms.has(t)) continue;  // no match: the row unchanged

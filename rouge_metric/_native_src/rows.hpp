@@ -12,6 +12,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "interrupt.hpp"
 
 namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
@@ -50,9 +51,10 @@ bool reverse_rows_run(T* buf, size_t rec, size_t cap, size_t k0, size_t k1, size
     auto row = [&](size_t s) { return buf + s * rec; };
     size_t span = k1 - k0, avail = cap - base;
     if (span + 1 <= avail) {  // rows k0..k1 in slots base..base + span
-        for (size_t kb = k0; kb < k1; kb += 1024) {
+        const size_t every = check_every(rec, 1024);
+        for (size_t kb = k0; kb < k1; kb += every) {
             if (stop()) return false;
-            size_t ke = std::min(k1, kb + 1024);
+            size_t ke = std::min(k1, kb + every);
             for (size_t k = kb; k < ke; ++k) advance(k, row(base + k - k0), row(base + k - k0 + 1));
         }
         for (size_t k = k1; k > k0; --k)
@@ -64,8 +66,12 @@ bool reverse_rows_run(T* buf, size_t rec, size_t cap, size_t k0, size_t k1, size
     T *s0 = row(base + p.nblocks), *s1 = row(base + p.nblocks + 1);
     const T* cur = row(base);
     size_t last = k0 + (p.nblocks - 1) * p.block;
-    for (size_t k = k0; k < last; ++k) {
-        if ((k & 1023) == 0 && stop()) return false;
+    const size_t every = check_every(rec, 1024);
+    for (size_t k = k0, due = 0; k < last; ++k) {
+        if (due-- == 0) {
+            if (stop()) return false;
+            due = every - 1;
+        }
         size_t d = k + 1 - k0;
         T* out = d % p.block == 0 ? row(base + d / p.block) : (cur == s0 ? s1 : s0);
         advance(k, cur, out);
@@ -82,7 +88,7 @@ bool reverse_rows_run(T* buf, size_t rec, size_t cap, size_t k0, size_t k1, size
 
 // buf[0, rec) holds row 0 on entry (buf is grown when needed, row 0 kept). advance(k, const T* row_k, T* out)
 // writes row k + 1; visit(k, const T* row_k, const T* row_k_minus_1) returns false to end the walk;
-// stop() is polled every 1,024 rows (interruption). budget_bytes bounds the rows held.
+// stop() is polled every check_every(rec, 1024) rows (interruption). budget_bytes bounds the rows held.
 template <size_t RC = 0, class T, class Advance, class Visit, class Stop>
 void reverse_rows(std::vector<T>& buf, size_t rec, size_t m, size_t budget_bytes, Advance&& advance, Visit&& visit,
                   Stop&& stop) {
