@@ -10,8 +10,8 @@
 // Check points: between examples, and inside the kernels whose single call can be long (the rows of
 // the LCS kernels and the positions of ROUGE-S, spaced by their cost: check_every; every sentence
 // pair of rougeLsum/rougeW), so a long batch or a single very long pair stops within a fraction of a
-// second. A stopped kernel returns
-// early with a meaningless result, which the batch discards: it raises instead.
+// second. A stopped kernel returns early with a meaningless result, which the batch discards: it
+// raises instead.
 #pragma once
 
 #include <chrono>
