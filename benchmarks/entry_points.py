@@ -3,7 +3,7 @@
     python benchmarks/entry_points.py --rounds 5
     python benchmarks/entry_points.py --rounds 5 --only pair --corpora cnndm_simcls_nl
 
-Four measurements, each in alternating rounds (the order reversed every other round), medians of
+Five measurements, each in alternating rounds (the order reversed every other round), medians of
 wall-clock and of CPU time:
 
 - ``limit``: warm ``Rouge.compute`` on one thread (rouge1/2/L/Lsum, stemming) against the raw-text mode of
@@ -17,6 +17,9 @@ wall-clock and of CPU time:
   default ``$LIMIT_DATA`` or ``limit_data`` under the temp dir), on the limit's raw pairs of each corpus,
   in one process. Ratio: floor time / our time (1 = the floor's speed). Then the cost of one call alone:
   the same three on a six-word pair (CPU time per call, ``8 * --rounds`` alternating rounds).
+- ``small``: warm ``Rouge.compute`` on one thread on the first 1, 8, 64 and 512 raw pairs of the first of
+  ``--corpora`` (a call per training step or reward batch), against the per-pair floor's loop over the same
+  pairs; CPU microseconds per call. Ratio: floor time / our time.
 - ``evaluate``: one fresh process per round. It times ``import evaluate`` and ``evaluate.load`` of this
   checkout's module (reported, not in the ratios), the module's first ``compute`` on ``--corpus``, its warm
   ``compute`` and ``Rouge.compute`` with the same settings and threads (all cores, both). Ratios: warm /
@@ -139,6 +142,46 @@ def pair_loops(args: argparse.Namespace) -> None:
                       f"{median_ratio(wall['floor'], wall[k]):.3f}, {median_ratio(cpu['floor'], cpu[k]):.3f}"]
         print(f"| {corpus} | {n:,} | " + " | ".join(cells) + " |", flush=True)
     call_cost(loops, args.rounds * 8)
+
+
+def small_calls(args: argparse.Namespace, sizes: Sequence[int] = (1, 8, 64, 512)) -> None:
+    """Warm ``Rouge.compute`` (1 thread) on the first 1, 8, 64 and 512 raw pairs of the first corpus against
+    the per-pair floor's loop over the same pairs: what a call per training step or reward batch costs."""
+    pyext = os.path.join(args.limit_data, "pyext")
+    if not os.path.isdir(pyext):
+        print(f"small: skipped ({pyext} missing: build rouge_limit_py as ../shared/limit/README.md says)")
+        return
+    sys.path.insert(0, pyext)
+    import rouge_limit_py
+
+    from rouge_metric import Rouge
+
+    floor = rouge_limit_py.Scorer(os.path.join(args.limit_data, "stemmap.txt")).score
+    rouge = Rouge(TYPES, use_stemmer=True, num_threads=1)
+    corpus, pairs = next(iter(limit_corpora(args)))
+    print(f"\nsmall: warm Rouge.compute on 1 thread on the first n pairs of {corpus} against the per-pair floor's "
+          f"loop over the same pairs; CPU microseconds per call, median of {args.rounds} alternating rounds of "
+          f"max(20, 2000 / n) calls; ratio = floor time / ours")
+    print("| pairs | floor loop, us | compute, us | of the floor |")
+    print("|---:|---:|---:|---:|")
+    for n in sizes:
+        some = pairs[:n]
+        calls = max(20, 2000 // n)
+        refs, preds = [r for r, _ in some], [p for _, p in some]
+        fns = {"floor": lambda: [floor(r, p) for r, p in some],
+               "compute": lambda: rouge.compute(predictions=preds, references=refs)}
+        for f in fns.values():
+            f()
+        cpu: Dict[str, List[float]] = {k: [] for k in fns}
+        for rnd in range(args.rounds):
+            for k in (("floor", "compute") if rnd % 2 == 0 else ("compute", "floor")):
+                f = fns[k]
+                c = time.process_time()
+                for _ in range(calls):
+                    f()
+                cpu[k].append((time.process_time() - c) / calls * 1e6)
+        print(f"| {len(some)} | {statistics.median(cpu['floor']):,.1f} | {statistics.median(cpu['compute']):,.1f} | "
+              f"{median_ratio(cpu['floor'], cpu['compute']):.2f} |", flush=True)
 
 
 def limit_ns_per_pair(binary: str, data: str, corpus: str) -> float:
@@ -304,8 +347,8 @@ def cold_calls(args: argparse.Namespace, env: Dict[str, str], tmp: str) -> None:
 def main(argv: Sequence[str] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--only", choices=["limit", "pair", "evaluate", "cold"], action="append",
-                    help="run only these measurements (repeatable; default: all four)")
+    ap.add_argument("--only", choices=["limit", "pair", "small", "evaluate", "cold"], action="append",
+                    help="run only these measurements (repeatable; default: all five)")
     ap.add_argument("--corpora", nargs="*", default=CORPORA, help="corpora of the limit and pair measurements")
     ap.add_argument("--limit-binary", help="the speed-limit reference's binary (default: rouge_limit in --limit-data; "
                     "a build without AVX-512 for an AVX2 comparison)")
@@ -316,7 +359,7 @@ def main(argv: Sequence[str] = None) -> int:
     ap.add_argument("--checkout", default=REPO, help="the built rouge_metric checkout to measure (default: this one)")
     args = ap.parse_args(argv)
     args.checkout = os.path.abspath(args.checkout)
-    only = set(args.only or ["limit", "pair", "evaluate", "cold"])
+    only = set(args.only or ["limit", "pair", "small", "evaluate", "cold"])
     print("machine:", machine())
     print("checkout:", args.checkout)
     subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(args.checkout, "rouge_metric")], check=True)
@@ -329,6 +372,8 @@ def main(argv: Sequence[str] = None) -> int:
         compute_vs_limit(args)
     if "pair" in only:
         pair_loops(args)
+    if "small" in only:
+        small_calls(args)
     with tempfile.TemporaryDirectory() as tmp:
         if "evaluate" in only:
             evaluate_module(args, env, tmp)

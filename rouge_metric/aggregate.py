@@ -176,12 +176,20 @@ class CorpusAccumulator:
             for scores, pl, rl in batch.examples():
                 self.add(scores, pl, rl)
             return
-        per_type = None
+        if self.values is not None and batch.values is None:
+            raise ValueError("add_batch: this accumulator keeps values; score the batch with values=True")
+        sums = self.columns()
+        if len(batch.partials) != len(sums):
+            raise ValueError(f"partials: expected {len(sums)} columns, got {len(batch.partials)}")
+        # As merge(from_partials(...)) does, without the intermediate accumulator: each column's
+        # partials added in order (the same exact sums).
+        for es, p in zip(sums, batch.partials):
+            for x in p:
+                es.add(float(x))
         if self.values is not None:
-            if batch.values is None:
-                raise ValueError("add_batch: this accumulator keeps values; score the batch with values=True")
-            per_type = {t: batch.type_values(k) for k, t in enumerate(self.rouge_types)}
-        self.merge(CorpusAccumulator.from_partials(self.rouge_types, batch.n, batch.partials, per_type))
+            for k, t in enumerate(self.rouge_types):
+                self.values[t].extend(batch.type_values(k))
+        self.n += batch.n
 
     def merge(self, other: "CorpusAccumulator") -> None:
         if other.rouge_types != self.rouge_types:

@@ -11,6 +11,7 @@ one object, and each part is read next to the others when a setting is added.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 from ._record import Record
@@ -77,6 +78,13 @@ class TypeSpec(Record):
     @property
     def uses_sentences(self) -> bool:
         return self.kind in ("lcsum", "wlcs")
+
+
+@lru_cache(maxsize=256)
+def _type_specs(rouge_types: Tuple[str, ...], weight: float) -> Tuple[TypeSpec, ...]:
+    """The decoded types of a validated config (frozen values, shared): decoded once per setting,
+    not at every call that asks (a corpus call's signature asks twice)."""
+    return tuple(parse_rouge_type(t, weight) for t in rouge_types)
 
 
 def parse_rouge_type(name: Any, weight: float = 1.2) -> TypeSpec:
@@ -320,7 +328,7 @@ class RougeConfig(Record):
     # ----------------------------------------------------------------- derived
     @property
     def type_specs(self) -> Tuple[TypeSpec, ...]:
-        return tuple(parse_rouge_type(t, self.wlcs_weight) for t in self.rouge_types)
+        return _type_specs(self.rouge_types, self.wlcs_weight)
 
     @property
     def needs_sentences(self) -> bool:

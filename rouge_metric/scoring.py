@@ -73,6 +73,7 @@ class Rouge:
         self.backend: str = self._backend.name
         self._quick = self._backend.score_quick
         self.specs = config.type_specs
+        self._signature: Tuple[Any, str, str] = (None, "", "")
 
     def __getstate__(self) -> Dict[str, Any]:
         return {"config": self.config, "backend": self.backend, "num_threads": self.num_threads,
@@ -112,7 +113,14 @@ class Rouge:
         return self._backend.native_pipeline
 
     def signature(self) -> str:
-        return self.config.signature(self.backend)
+        # Kept for the config and backend it was made for (a scorer whose config or backend attribute
+        # is replaced makes it again): every corpus result carries it, and making it is most of the
+        # fixed cost of a small compute() call.
+        cfg, backend, sig = self._signature
+        if cfg is not self.config or backend != self.backend:
+            sig = self.config.signature(self.backend)
+            self._signature = (self.config, self.backend, sig)
+        return sig
 
     def clear_cache(self) -> None:
         """Forget what this scorer caches about the texts it scored (the ids of the Python pipeline's tokens),

@@ -6,6 +6,7 @@ same floats for every seed, size and block size.
 """
 
 import tracemalloc
+from array import array
 
 import numpy as np
 import pytest
@@ -160,3 +161,61 @@ def test_native_resample_means_rejects_bad_indices_and_shapes():
         _native.resample_means(np.zeros(5), np.zeros((1, 1), dtype=np.int64))
     with pytest.raises(ValueError, match="idx: expected a 2-d array"):
         _native.resample_means(table, np.zeros(3, dtype=np.int64))
+
+
+# ------------------------------------------------------------------------- batches into an accumulator
+@settings(max_examples=40, deadline=None)
+@given(sizes=st.lists(st.integers(1, 40), min_size=1, max_size=6), keep=st.booleans(), seed=st.integers(0, 2**32))
+def test_add_batch_of_partials_is_math_fsum_of_the_examples(sizes, keep, seed):
+    """Batches carrying exact partial sums, added in any split, give math.fsum of the per-example values
+    (correctly rounded, the oracle) and keep the values in arrival order."""
+    import math
+
+    from rouge_metric.aggregate import CorpusAccumulator, ExactSum
+    from rouge_metric.backends import ScoreBatch
+
+    types = ("rouge1", "rougeL")
+    rng = np.random.default_rng(seed)
+    acc = CorpusAccumulator(types, keep_values=keep)
+    allv, lens, start = [], [], 0
+    for n in sizes:
+        vals = (rng.random(n * 6) * rng.choice([1e-9, 1e-3, 1.0, 1e3], size=n * 6)).tolist()
+        ln = rng.integers(0, 500, size=2 * n).astype(float).tolist()
+        cols = [vals[c::6] for c in range(6)] + [ln[0::2], ln[1::2]]
+        parts = []
+        for col in cols:
+            es = ExactSum()
+            for x in col:
+                es.add(x)
+            parts.append(list(es.partials))
+        acc.add_batch(ScoreBatch(types, start, n, None, ln, array("d", vals) if keep else None, parts))
+        allv += vals
+        lens += ln
+        start += n
+    N = len(allv) // 6
+    assert acc.n == N
+    means = acc.means()
+    for k, t in enumerate(types):
+        for s in range(3):
+            assert means[t][s].hex() == (math.fsum(allv[k * 3 + s::6]) / N).hex()
+    pl, rl = acc.mean_lengths()
+    assert (pl.hex(), rl.hex()) == ((math.fsum(lens[0::2]) / N).hex(), (math.fsum(lens[1::2]) / N).hex())
+    if keep:
+        for k, t in enumerate(types):
+            assert list(acc.values[t]) == [v for i in range(N) for v in allv[i * 6 + k * 3:i * 6 + k * 3 + 3]]
+
+
+def test_add_batch_refuses_a_mismatch_and_changes_nothing():
+    from rouge_metric.aggregate import CorpusAccumulator
+    from rouge_metric.backends import ScoreBatch
+
+    acc = CorpusAccumulator(("rouge1",), keep_values=True)
+    acc.add_batch(ScoreBatch(("rouge1",), 0, 1, None, [3.0, 4.0], array("d", [0.5, 0.25, 1 / 3]), [[0.5], [0.25], [1 / 3], [3.0], [4.0]]))
+    before = (acc.n, acc.state(), list(acc.values["rouge1"]))
+    with pytest.raises(ValueError, match="partials: expected 5 columns, got 4"):
+        acc.add_batch(ScoreBatch(("rouge1",), 1, 1, None, [3.0, 4.0], array("d", [0.5] * 3), [[0.5], [0.5], [0.5], [3.0]]))
+    with pytest.raises(ValueError, match="keeps values; score the batch with values=True"):
+        acc.add_batch(ScoreBatch(("rouge1",), 1, 1, None, [3.0, 4.0], None, [[0.5], [0.5], [0.5], [3.0], [4.0]]))
+    with pytest.raises(ValueError, match="cannot merge scores of types"):
+        acc.add_batch(ScoreBatch(("rouge2",), 1, 1, None, [3.0, 4.0], array("d", [0.5] * 3), [[0.5]] * 5))
+    assert (acc.n, acc.state(), list(acc.values["rouge1"])) == before

@@ -63,6 +63,28 @@ def test_signature_custom_tokenizer_names_it_and_drops_stemmer():
     assert "tok:custom(test_signature_custom_tokenizer_names_it_and_drops_stemmer.<locals>.my_tok)" in sig and "stem:none" in sig
 
 
+def test_a_scorer_signature_follows_its_config_and_backend():
+    """The scorer keeps its signature between calls; one whose config or backend attribute is replaced
+    states the new settings, never the kept ones."""
+    r = Rouge(["rouge1", "rougeLsum"], use_stemmer=True, backend="python")
+    assert r.signature() == r.config.signature("python")
+    assert r.compute(predictions=["a b"], references=["a c"]).signature == r.signature()
+    r.config = RougeConfig(rouge_types=("rouge1", "rougeLsum"), multi_ref="mean")
+    assert "stem:none" in r.signature() and "multiref:mean" in r.signature()
+    assert r.signature() == r.config.signature("python")
+    r.backend = "native"
+    assert r.signature() == r.config.signature("native")
+
+
+def test_type_specs_are_decoded_once_per_setting():
+    """The decoded types of equal settings are the same frozen objects, equal to a fresh decoding."""
+    a = RougeConfig(rouge_types=("rouge2", "rougeW", "rougeSU4"), wlcs_weight=1.5)
+    b = RougeConfig(rouge_types=("rouge2", "rougeW", "rougeSU4"), wlcs_weight=1.5)
+    assert a.type_specs is b.type_specs
+    assert a.type_specs == tuple(parse_rouge_type(t, 1.5) for t in ("rouge2", "rougeW", "rougeSU4"))
+    assert RougeConfig(rouge_types=("rougeW",), wlcs_weight=2.0).type_specs[0].weight == 2.0
+
+
 def test_split_summaries_without_punkt_raises_clear_error():
     from nltk.tokenize import punkt_model_available
 
