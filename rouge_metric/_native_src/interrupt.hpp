@@ -49,6 +49,21 @@ inline size_t check_every(size_t cost, size_t most) {
     return n < 1 ? 1 : n > most ? most : n;
 }
 
+// The check points of a loop that is not split into blocks of check_every rows: due() is true at the
+// first call and then once every `every` calls.
+struct CheckPoints {
+    size_t every, left = 0;
+    explicit CheckPoints(size_t every_) : every(every_) {}
+    bool due() {
+        if (left) {
+            --left;
+            return false;
+        }
+        left = every - 1;
+        return true;
+    }
+};
+
 struct Poll {
     static constexpr int POLL_MS = 50;
     Interrupt* in = nullptr;

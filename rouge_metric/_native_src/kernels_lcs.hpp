@@ -17,6 +17,8 @@
 #include "x86_intrinsics.hpp"  // _addcarry_u64, _subborrow_u64
 #endif
 
+#include <type_traits>
+
 #include "common.hpp"
 #include "rows.hpp"
 #include "workspace.hpp"
@@ -180,29 +182,45 @@ inline void lcs_step(uint64_t* out, const uint64_t* V, const uint64_t* M, size_t
 
 // The rows of lcs_len over the tokens of A (masks set, W words, ws.V the state). Polls for
 // interruption every check_every(W, 4096) rows.
-// With a compile-time width the row lives in a local array (registers) for the whole loop, not in
-// ws.V, which the compiler would otherwise store and reload at every step (the masks are uint64_t too).
+// With a compile-time width the row is a local array that the compiler keeps in registers for the
+// whole loop (ws.V, or a pointer that may point to it, would be stored and reloaded at every step), and
+// a DirectMasks row is found with a constant multiply. Not inlined: inside its caller the add-with-carry
+// chain of lcs_step was spilled between adds.
 template <size_t WC, class MS>
-void lcs_rows(Workspace& ws, const MS& ms, Seq A, size_t W) {
+ROUGE_NOINLINE void lcs_rows(Workspace& ws, const MS& ms, Seq A, size_t W) {
     W = width<WC>(W);
-    uint64_t* V = ws.V.data();
-    uint64_t local[WC ? WC : 1];
-    uint64_t* row = WC ? local : V;
-    if (WC)
-        for (size_t w = 0; w < W; ++w) local[w] = V[w];
     const size_t every = check_every(W, 4096);
-    for (size_t i0 = 0; i0 < A.n; i0 += every) {
-        if (ws.stopped()) break;
-        size_t i1 = std::min(A.n, i0 + every);
-        for (size_t i = i0; i < i1; ++i) {
-            int32_t t = A.p[i];
-            if (!ms.has(t)) continue;  // no match: the row unchanged
-            lcs_step<WC>(row, row, ms.get(t), W);
-            ms.put(t);
+    if constexpr (WC > 0) {
+        uint64_t v[WC];
+        for (size_t w = 0; w < WC; ++w) v[w] = ws.V[w];
+        for (size_t i0 = 0; i0 < A.n; i0 += every) {
+            if (ws.stopped()) break;
+            const size_t i1 = std::min(A.n, i0 + every);
+            for (size_t i = i0; i < i1; ++i) {
+                const int32_t t = A.p[i];
+                if constexpr (std::is_same<MS, DirectMasks>::value) {
+                    lcs_step<WC>(v, v, ms.pm + (size_t)t * WC, WC);  // every id has a row (zero: no change)
+                } else {
+                    if (!ms.has(t)) continue;  // no match: the row unchanged
+                    lcs_step<WC>(v, v, ms.get(t), WC);
+                    ms.put(t);
+                }
+            }
+        }
+        for (size_t w = 0; w < WC; ++w) ws.V[w] = v[w];
+    } else {
+        uint64_t* V = ws.V.data();
+        for (size_t i0 = 0; i0 < A.n; i0 += every) {
+            if (ws.stopped()) break;
+            const size_t i1 = std::min(A.n, i0 + every);
+            for (size_t i = i0; i < i1; ++i) {
+                const int32_t t = A.p[i];
+                if (!ms.has(t)) continue;  // no match: the row unchanged
+                lcs_step<0>(V, V, ms.get(t), W);
+                ms.put(t);
+            }
         }
     }
-    if (WC)
-        for (size_t w = 0; w < W; ++w) V[w] = local[w];
 }
 
 // The rows of lcs_len at a run-time or compile-time width (2..12 words).

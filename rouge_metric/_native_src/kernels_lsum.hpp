@@ -104,9 +104,10 @@ inline uint64_t walk_lane(bool gfni, const uint64_t* rpm, size_t stride, const i
 }
 
 // The columns 1..Lc of one long line (W words over its rows, masks pm[id * W]) against prediction line
-// c into vs[j * W], j = 1..Lc. O(Lc * W).
+// c into vs[j * W], j = 1..Lc. O(Lc * W). Not inlined: inside lsum_hits the add-with-carry chain of
+// lcs_step was spilled between adds (as lcs_rows, kernels_lcs.hpp).
 template <size_t WC>
-inline void long_columns(const uint64_t* pm, size_t W, const int32_t* c, size_t Lc, uint64_t* vs) {
+ROUGE_NOINLINE void long_columns(const uint64_t* pm, size_t W, const int32_t* c, size_t Lc, uint64_t* vs) {
     W = width<WC>(W);
     for (size_t w = 0; w < W; ++w) vs[w] = ~(uint64_t)0;
     if constexpr (WC > 0) {  // the column in registers, each one stored for the walk

@@ -97,12 +97,9 @@ inline void skip_hits(Workspace& ws, Seq P, Seq R, int skip, bool uni, int64_t& 
     }
     t.reset_hint(expect);
     if (L >= 2) {
-        const size_t every = check_every(4 * std::min(dmax, L), 256);  // a table update: about 4 word operations
-        for (size_t i = 0, due = 0; i + 1 < L; ++i) {
-            if (due-- == 0) {
-                if (ws.stopped()) return;
-                due = every - 1;
-            }
+        CheckPoints check(check_every(4 * std::min(dmax, L), 256));  // a table update: about 4 word operations
+        for (size_t i = 0; i + 1 < L; ++i) {
+            if (check.due() && ws.stopped()) return;
             size_t jmax = std::min(L - 1, i + dmax);
             for (size_t j = i + 1; j <= jmax; ++j) {
                 t.at_growing(pack(P.p[i], P.p[j]))++;
@@ -117,12 +114,9 @@ inline void skip_hits(Workspace& ws, Seq P, Seq R, int skip, bool uni, int64_t& 
     L = R.n;
     if (L < 2) return;
     dmax = span(L);
-    const size_t every = check_every(4 * std::min(dmax, L), 256);
-    for (size_t i = 0, due = 0; i + 1 < L; ++i) {
-        if (due-- == 0) {
-            if (ws.stopped()) return;
-            due = every - 1;
-        }
+    CheckPoints check(check_every(4 * std::min(dmax, L), 256));
+    for (size_t i = 0; i + 1 < L; ++i) {
+        if (check.due() && ws.stopped()) return;
         size_t jmax = std::min(L - 1, i + dmax);
         for (size_t j = i + 1; j <= jmax; ++j) {
             ++rt;

@@ -66,12 +66,9 @@ bool reverse_rows_run(T* buf, size_t rec, size_t cap, size_t k0, size_t k1, size
     T *s0 = row(base + p.nblocks), *s1 = row(base + p.nblocks + 1);
     const T* cur = row(base);
     size_t last = k0 + (p.nblocks - 1) * p.block;
-    const size_t every = check_every(rec, 1024);
-    for (size_t k = k0, due = 0; k < last; ++k) {
-        if (due-- == 0) {
-            if (stop()) return false;
-            due = every - 1;
-        }
+    CheckPoints check(check_every(rec, 1024));
+    for (size_t k = k0; k < last; ++k) {
+        if (check.due() && stop()) return false;
         size_t d = k + 1 - k0;
         T* out = d % p.block == 0 ? row(base + d / p.block) : (cur == s0 ? s1 : s0);
         advance(k, cur, out);
