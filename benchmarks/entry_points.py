@@ -8,7 +8,8 @@ wall-clock and of CPU time:
 
 - ``limit``: warm ``Rouge.compute`` on one thread (rouge1/2/L/Lsum, stemming) against the raw-text mode of
   the speed-limit reference's binary (``rouge_limit`` in ``--limit-data``, or ``--limit-binary``), on the
-  limit's raw pairs of each corpus. Ratio: limit time / our time (1 = the limit's speed). Set
+  limit's raw pairs of each corpus; in each round, the limit's median of its 3 repetitions and the median of
+  3 of our calls. Ratio: limit time / our time (1 = the limit's speed). Set
   ``ROUGE_METRIC_SIMD=avx2`` (and pass a limit built without AVX-512) for the AVX2 comparison.
 
 - ``pair``: the warm ``score(target, prediction)`` loop of :class:`rouge_metric.RougeScorer` and of the
@@ -208,8 +209,9 @@ def compute_vs_limit(args: argparse.Namespace) -> None:
     level = importlib.import_module("rouge_metric._native").simd_level() if core.native_available() else "none"
 
     print(f"\nlimit: warm Rouge.compute on 1 thread against the speed-limit reference's raw-text mode "
-          f"({binary}), {args.rounds} alternating rounds; ratio = limit time / ours (median of per-round "
-          f"ratios); native SIMD level: {level}; package: {os.path.dirname(rouge_metric.__file__)}")
+          f"({binary}), {args.rounds} alternating rounds, each side the median of 3 calls in a round; ratio = "
+          f"limit time / ours (median of per-round ratios); native SIMD level: {level}; package: "
+          f"{os.path.dirname(rouge_metric.__file__)}")
     print("| corpus | pairs | limit, pairs/s | compute, pairs/s | of the limit |")
     print("|---|---:|---:|---:|---:|")
     for corpus, pairs in limit_corpora(args):
@@ -222,9 +224,10 @@ def compute_vs_limit(args: argparse.Namespace) -> None:
             for k in (("limit", "ours") if rnd % 2 == 0 else ("ours", "limit")):
                 if k == "limit":
                     limit.append(limit_ns_per_pair(binary, args.limit_data, corpus) * 1e-9 * len(pairs))
-                else:
+                else:  # the median of 3 calls, as the limit reports the median of its 3 repetitions
                     gc.collect()
-                    ours.append(timed(lambda: rouge.compute(predictions=preds, references=refs))[0])
+                    ours.append(statistics.median(
+                        timed(lambda: rouge.compute(predictions=preds, references=refs))[0] for _ in range(3)))
         n = len(pairs)
         print(f"| {corpus} | {n:,} | {n / statistics.median(limit):,.0f} | {n / statistics.median(ours):,.0f} | "
               f"{median_ratio(limit, ours):.3f} |", flush=True)
