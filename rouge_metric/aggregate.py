@@ -42,9 +42,13 @@ class ExactSum:
             x = hi
         partials[i:] = [x]
 
+    def add_all(self, xs: Iterable[float]) -> None:
+        """Add every value of ``xs``, in order."""
+        for x in xs:
+            self.add(x)
+
     def merge(self, other: "ExactSum") -> None:
-        for p in other.partials:
-            self.add(p)
+        self.add_all(other.partials)
 
     @property
     def value(self) -> float:
@@ -155,10 +159,7 @@ class CorpusAccumulator:
         P, R, F of every type, then prediction length, reference length. ``values`` (type -> flat
         (P, R, F) per example) is kept when given."""
         acc = cls(rouge_types, keep_values=values is not None)
-        sums = acc.columns()
-        if len(partials) != len(sums):
-            raise ValueError(f"partials: expected {len(sums)} columns, got {len(partials)}")
-        for es, p in zip(sums, partials):
+        for es, p in zip(acc._columns_for(partials), partials):
             es.partials = [float(x) for x in p]
         acc.n = n
         if values is not None:
@@ -178,14 +179,10 @@ class CorpusAccumulator:
             return
         if self.values is not None and batch.values is None:
             raise ValueError("add_batch: this accumulator keeps values; score the batch with values=True")
-        sums = self.columns()
-        if len(batch.partials) != len(sums):
-            raise ValueError(f"partials: expected {len(sums)} columns, got {len(batch.partials)}")
         # As merge(from_partials(...)) does, without the intermediate accumulator: each column's
         # partials added in order (the same exact sums).
-        for es, p in zip(sums, batch.partials):
-            for x in p:
-                es.add(float(x))
+        for es, p in zip(self._columns_for(batch.partials), batch.partials):
+            es.add_all(map(float, p))
         if self.values is not None:
             for k, t in enumerate(self.rouge_types):
                 self.values[t].extend(batch.type_values(k))
@@ -209,6 +206,13 @@ class CorpusAccumulator:
         """The exact sums in the order of :meth:`from_partials`: P, R, F of every type, then the
         prediction and reference lengths."""
         return [es for t in self.rouge_types for es in self._sums[t]] + [self._pred_len, self._ref_len]
+
+    def _columns_for(self, partials: Sequence[Sequence[float]]) -> List[ExactSum]:
+        """:meth:`columns`, checked to pair one to one with ``partials`` (one list per column)."""
+        sums = self.columns()
+        if len(partials) != len(sums):
+            raise ValueError(f"partials: expected {len(sums)} columns, got {len(partials)}")
+        return sums
 
     def state(self) -> Tuple[int, List[List[float]]]:
         """``(n, partials per column)``: plain ints and floats (picklable, an Arrow row), constant size
