@@ -47,7 +47,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from typing import Any, Callable, Dict, Iterator, List, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -103,19 +103,45 @@ def limit_corpora(args: argparse.Namespace) -> Iterator[Tuple[str, List[Tuple[st
         yield corpus, raw_pairs(path)
 
 
-def pair_loops(args: argparse.Namespace) -> None:
+def floor_score(args: argparse.Namespace, what: str) -> Optional[Callable[[str, str], Any]]:
+    """The per-pair CPython floor's ``score(target, prediction)`` (``rouge_limit_py`` in ``--limit-data``),
+    or None, with a line saying that measurement ``what`` is skipped, when it is not built."""
     pyext = os.path.join(args.limit_data, "pyext")
     if not os.path.isdir(pyext):
-        print(f"pair: skipped ({pyext} missing: build rouge_limit_py as ../shared/limit/README.md says)")
-        return
-    sys.path.insert(0, pyext)
+        print(f"{what}: skipped ({pyext} missing: build rouge_limit_py as ../shared/limit/README.md says)")
+        return None
+    if pyext not in sys.path:
+        sys.path.insert(0, pyext)
     import rouge_limit_py
 
+    return rouge_limit_py.Scorer(os.path.join(args.limit_data, "stemmap.txt")).score
+
+
+def cpu_rounds(fns: Dict[str, Callable[[], Any]], rounds: int, calls: int) -> Dict[str, List[float]]:
+    """CPU seconds per call of each of ``fns``: ``rounds`` alternating rounds (the order reversed every
+    other round) of ``calls`` calls each, after one untimed call of each."""
+    names = list(fns)
+    for f in fns.values():
+        f()
+    cpu: Dict[str, List[float]] = {k: [] for k in fns}
+    for rnd in range(rounds):
+        for k in (names if rnd % 2 == 0 else names[::-1]):
+            f = fns[k]
+            c = time.process_time()
+            for _ in range(calls):
+                f()
+            cpu[k].append((time.process_time() - c) / calls)
+    return cpu
+
+
+def pair_loops(args: argparse.Namespace) -> None:
+    floor = floor_score(args, "pair")
+    if floor is None:
+        return
     from rouge_metric import RougeScorer
     from rouge_metric.rouge_score.rouge_scorer import RougeScorer as DropIn
 
-    floor = rouge_limit_py.Scorer(os.path.join(args.limit_data, "stemmap.txt"))
-    loops = {"floor": floor.score, "RougeScorer": RougeScorer(TYPES, use_stemmer=True).score,
+    loops = {"floor": floor, "RougeScorer": RougeScorer(TYPES, use_stemmer=True).score,
              "drop-in": DropIn(TYPES, use_stemmer=True).score}
     print(f"\npair: warm score(target, prediction) loops, {args.rounds} alternating rounds, one process; "
           "ratio = floor time / ours (median of per-round ratios)")
@@ -148,16 +174,11 @@ def pair_loops(args: argparse.Namespace) -> None:
 def small_calls(args: argparse.Namespace, sizes: Sequence[int] = (1, 8, 64, 512)) -> None:
     """Warm ``Rouge.compute`` (1 thread) on the first 1, 8, 64 and 512 raw pairs of the first corpus against
     the per-pair floor's loop over the same pairs: what a call per training step or reward batch costs."""
-    pyext = os.path.join(args.limit_data, "pyext")
-    if not os.path.isdir(pyext):
-        print(f"small: skipped ({pyext} missing: build rouge_limit_py as ../shared/limit/README.md says)")
+    floor = floor_score(args, "small")
+    if floor is None:
         return
-    sys.path.insert(0, pyext)
-    import rouge_limit_py
-
     from rouge_metric import Rouge
 
-    floor = rouge_limit_py.Scorer(os.path.join(args.limit_data, "stemmap.txt")).score
     rouge = Rouge(TYPES, use_stemmer=True, num_threads=1)
     corpus, pairs = next(iter(limit_corpora(args)))
     print(f"\nsmall: warm Rouge.compute on 1 thread on the first n pairs of {corpus} against the per-pair floor's "
@@ -169,19 +190,10 @@ def small_calls(args: argparse.Namespace, sizes: Sequence[int] = (1, 8, 64, 512)
         some = pairs[:n]
         calls = max(20, 2000 // n)
         refs, preds = [r for r, _ in some], [p for _, p in some]
-        fns = {"floor": lambda: [floor(r, p) for r, p in some],
-               "compute": lambda: rouge.compute(predictions=preds, references=refs)}
-        for f in fns.values():
-            f()
-        cpu: Dict[str, List[float]] = {k: [] for k in fns}
-        for rnd in range(args.rounds):
-            for k in (("floor", "compute") if rnd % 2 == 0 else ("compute", "floor")):
-                f = fns[k]
-                c = time.process_time()
-                for _ in range(calls):
-                    f()
-                cpu[k].append((time.process_time() - c) / calls * 1e6)
-        print(f"| {len(some)} | {statistics.median(cpu['floor']):,.1f} | {statistics.median(cpu['compute']):,.1f} | "
+        cpu = cpu_rounds({"floor": lambda: [floor(r, p) for r, p in some],
+                          "compute": lambda: rouge.compute(predictions=preds, references=refs)}, args.rounds, calls)
+        us = {k: statistics.median(v) * 1e6 for k, v in cpu.items()}
+        print(f"| {len(some)} | {us['floor']:,.1f} | {us['compute']:,.1f} | "
               f"{median_ratio(cpu['floor'], cpu['compute']):.2f} |", flush=True)
 
 
@@ -240,18 +252,8 @@ SHORT_PAIR = ("the police said the man", "police said a man was")
 def call_cost(loops: Dict[str, Callable[[str, str], Any]], rounds: int, calls: int = 20000) -> None:
     """CPU time per call of each loop on :data:`SHORT_PAIR`, alternating rounds of ``calls`` calls."""
     target, prediction = SHORT_PAIR
-    cpu: Dict[str, List[float]] = {k: [] for k in loops}
-    names = list(loops)
-    for f in loops.values():
-        f(target, prediction)
-    for rnd in range(rounds):
-        for k in (names if rnd % 2 == 0 else names[::-1]):
-            f = loops[k]
-            c = time.process_time()
-            for _ in range(calls):
-                f(target, prediction)
-            cpu[k].append((time.process_time() - c) / calls * 1e9)
-    ns = {k: statistics.median(v) for k, v in cpu.items()}
+    cpu = cpu_rounds({k: (lambda f=f: f(target, prediction)) for k, f in loops.items()}, rounds, calls)
+    ns = {k: statistics.median(v) * 1e9 for k, v in cpu.items()}
     print(f"\ncall: the six-word pair {SHORT_PAIR}, CPU ns per call, median of {rounds} alternating rounds of "
           f"{calls:,} calls; ratio = floor time / ours")
     print("| floor | RougeScorer | of floor | drop-in | of floor |")
