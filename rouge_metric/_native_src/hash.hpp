@@ -19,7 +19,9 @@ namespace {  // internal linkage: one translation unit, and inlining as for stat
 // plus, for keys longer than 16 bytes (rare), the remaining bytes. The same words are kept inline in
 // the map's slots, so comparing a key of at most 16 bytes is one branch on register values.
 
-inline uint64_t hash_bytes(const char* p, size_t n) {
+// Out of line: only keys of more than 16 bytes (rare) reach it, and inlined into the tokenizer's
+// hashing loop its loop took the registers of the common case.
+ROUGE_NOINLINE uint64_t hash_bytes(const char* p, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
     while (n >= 8) {
         uint64_t k;
@@ -212,6 +214,20 @@ struct StrMap {
     static ROUGE_FORCE_INLINE int32_t value(const Slot* S, size_t mask, const char* A, const Key& k, int32_t none) {
         const Slot* s = probe(S, mask, A, k);
         return s ? s->val : none;
+    }
+    // value() for the tokenizer's lookup loop: the common case (a key of at most 16 bytes in its home
+    // slot) inline, with no loop and one branch; every other case (a longer key, a key further along
+    // its probe run, an absent key) by value() out of line, so that the loop's registers are not saved
+    // around a call on its common path. The same value as value(). O(1) expected.
+    static ROUGE_FORCE_INLINE int32_t value_hot(const Slot* S, size_t mask, const char* A, const Key& k, int32_t none) {
+        const Slot& s = S[k.h & mask];
+        const uint64_t diff = (s.k0 ^ k.k0) | (s.k1 ^ k.k1) |
+                              (uint64_t)((s.tag ^ tag_of(k.h)) | (s.len ^ (uint32_t)k.n)) | (uint64_t)(k.n > 16);
+        if (ROUGE_LIKELY(diff == 0)) return s.val;
+        return value_cold(S, mask, A, k, none);
+    }
+    static ROUGE_NOINLINE int32_t value_cold(const Slot* S, size_t mask, const char* A, const Key& k, int32_t none) {
+        return value(S, mask, A, k, none);
     }
     // The bytes past the first 16 of a key of more than 16 bytes equal those at a (out of line: the
     // lookup loops keep their registers for the common case).

@@ -28,6 +28,7 @@
 #if defined(_MSC_VER) && !defined(__clang__)
 #define ROUGE_FORCE_INLINE __forceinline
 #define ROUGE_NOINLINE __declspec(noinline)
+#define ROUGE_LIKELY(x) (x)
 #if defined(_M_X64) || defined(_M_IX86)
 #include <xmmintrin.h>  // _mm_prefetch (SSE: baseline)
 #define ROUGE_PREFETCH(p) _mm_prefetch((const char*)(p), _MM_HINT_T0)
@@ -37,6 +38,7 @@
 #else
 #define ROUGE_FORCE_INLINE __attribute__((always_inline)) inline
 #define ROUGE_NOINLINE __attribute__((noinline))
+#define ROUGE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ROUGE_PREFETCH(p) __builtin_prefetch(p)
 #endif
 

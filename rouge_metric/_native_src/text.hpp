@@ -793,8 +793,27 @@ constexpr size_t LOOKUP_AHEAD = 16;
 
 // AVX-512: all starts and all ends first (vpcompressb, no branch per token), then one counted loop
 // hashes the tokens, so the hashes of consecutive tokens overlap instead of waiting on the
-// mispredicted branches of the bit walk.
+// mispredicted branches of the bit walk. The sentence ends come from a pass of their own over the
+// newlines (sentence_ends), which keeps the hashing loop free of branches and its pointers in
+// registers.
 #if ROUGE_X86_DISPATCH
+// The sentence ends of a text: for each run of newlines between two tokens (or before the first), the
+// index of the token after it, ascending and once each; a run after the last token adds nothing (the
+// caller ends the last sentence). sv: the nt token starts, ascending; nl[0, W): the newline masks.
+// The same ends as keys_from_masks's walk. O(W + nt + newlines).
+inline size_t sentence_ends(const uint64_t* nl, size_t W, const uint32_t* sv, size_t nt, uint32_t* ends) {
+    size_t ne = 0, t = 0, last = SIZE_MAX;
+    for (size_t w = 0; w < W; ++w) {
+        for (uint64_t x = nl[w]; x; x &= x - 1) {
+            const size_t p = w * 64 + (size_t)ctz64(x);
+            while (t < nt && sv[t] < p) ++t;
+            if (t == nt) return ne;
+            if (t != last) ends[ne++] = (uint32_t)t, last = t;
+        }
+    }
+    return ne;
+}
+
 inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W, const char* buf,
                                TokBuf& cur, const StrMap& map) {
     size_t cap = (W * 64) / 2 + 2 + 64;  // at most len / 2 + 1 tokens, and 64 entries of slack
@@ -802,27 +821,22 @@ inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W,
         cur.sv.resize(cap);
         cur.ev.resize(cap);
     }
-    uint32_t* sv = cur.sv.data();
-    uint32_t* ev = cur.ev.data();
-    size_t nt = flatten_bounds_avx512(tk, W, sv, ev);
+    const uint32_t* sv = cur.sv.data();
+    const uint32_t* ev = cur.ev.data();
+    const size_t nt = flatten_bounds_avx512(tk, W, cur.sv.data(), cur.ev.data());
     if (cur.keys.size() < nt + 1) cur.keys.resize(nt + 1);
-    Key* keys = cur.keys.data();
     cur.ends.resize(nt + 1);  // at most one end per token (and room for the last one, scan_default's)
-    uint32_t* ends = cur.ends.data();
-    size_t ne = 0, nextnl = next_set(nl, 0, W);
+    cur.ends.resize(sentence_ends(nl, W, sv, nt, cur.ends.data()));
+    Key* keys = cur.keys.data();
     const auto* slots = map.slot_data();
     const size_t mask = map.slot_mask();
     const size_t pre = nt > LONG_TEXT_TOKENS ? LOOKUP_AHEAD : nt;  // a long text: the lookups prefetch
-    for (size_t k = 0; k < nt; ++k) {
-        size_t st = sv[k];
-        if (st > nextnl) {  // a newline since the last token: the sentence ends
-            ends[ne++] = (uint32_t)k;
-            nextnl = next_set(nl, st, W);
-        }
-        keys[k] = make_key_slack(buf + st, ev[k] - st);
-        if (k < pre) ROUGE_PREFETCH(slots + (keys[k].h & mask));
+    size_t k = 0;
+    for (; k < pre; ++k) {
+        keys[k] = make_key_slack(buf + sv[k], ev[k] - sv[k]);
+        ROUGE_PREFETCH(slots + (keys[k].h & mask));
     }
-    cur.ends.resize(ne);
+    for (; k < nt; ++k) keys[k] = make_key_slack(buf + sv[k], ev[k] - sv[k]);
     return nt;
 }
 #endif

@@ -456,10 +456,10 @@ ROUGE_NOINLINE int32_t lookup_ids(const StrMap& map, const Key* keys, size_t nt,
     if (nt > LONG_TEXT_TOKENS) {
         for (size_t k = 0; k < nt; ++k) {
             if (k + LOOKUP_AHEAD < nt) ROUGE_PREFETCH(slots + (keys[k + LOOKUP_AHEAD].h & mask));
-            neg |= ids[k] = StrMap::value(slots, mask, arena, keys[k], -2);
+            neg |= ids[k] = StrMap::value_hot(slots, mask, arena, keys[k], -2);
         }
     } else {
-        for (size_t k = 0; k < nt; ++k) neg |= ids[k] = StrMap::value(slots, mask, arena, keys[k], -2);
+        for (size_t k = 0; k < nt; ++k) neg |= ids[k] = StrMap::value_hot(slots, mask, arena, keys[k], -2);
     }
     return neg;
 }
