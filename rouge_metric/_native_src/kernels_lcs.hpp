@@ -190,36 +190,33 @@ template <size_t WC, class MS>
 ROUGE_NOINLINE void lcs_rows(Workspace& ws, const MS& ms, Seq A, size_t W) {
     W = width<WC>(W);
     const size_t every = check_every(W, 4096);
+    auto rows = [&](auto&& step) {  // step(t) for each token of A, in blocks of `every`, polling between them
+        for (size_t i0 = 0; i0 < A.n; i0 += every) {
+            if (ws.stopped()) break;
+            const size_t i1 = std::min(A.n, i0 + every);
+            for (size_t i = i0; i < i1; ++i) step(A.p[i]);
+        }
+    };
     if constexpr (WC > 0) {
         uint64_t v[WC];
         for (size_t w = 0; w < WC; ++w) v[w] = ws.V[w];
-        for (size_t i0 = 0; i0 < A.n; i0 += every) {
-            if (ws.stopped()) break;
-            const size_t i1 = std::min(A.n, i0 + every);
-            for (size_t i = i0; i < i1; ++i) {
-                const int32_t t = A.p[i];
-                if constexpr (std::is_same<MS, DirectMasks>::value) {
-                    lcs_step<WC>(v, v, ms.pm + (size_t)t * WC, WC);  // every id has a row (zero: no change)
-                } else {
-                    if (!ms.has(t)) continue;  // no match: the row unchanged
-                    lcs_step<WC>(v, v, ms.get(t), WC);
-                    ms.put(t);
-                }
+        rows([&](int32_t t) {
+            if constexpr (std::is_same<MS, DirectMasks>::value) {
+                lcs_step<WC>(v, v, ms.pm + (size_t)t * WC, WC);  // every id has a row (zero: no change)
+            } else {
+                if (!ms.has(t)) return;  // no match: the row unchanged
+                lcs_step<WC>(v, v, ms.get(t), WC);
+                ms.put(t);
             }
-        }
+        });
         for (size_t w = 0; w < WC; ++w) ws.V[w] = v[w];
     } else {
         uint64_t* V = ws.V.data();
-        for (size_t i0 = 0; i0 < A.n; i0 += every) {
-            if (ws.stopped()) break;
-            const size_t i1 = std::min(A.n, i0 + every);
-            for (size_t i = i0; i < i1; ++i) {
-                const int32_t t = A.p[i];
-                if (!ms.has(t)) continue;  // no match: the row unchanged
-                lcs_step<0>(V, V, ms.get(t), W);
-                ms.put(t);
-            }
-        }
+        rows([&](int32_t t) {
+            if (!ms.has(t)) return;  // no match: the row unchanged
+            lcs_step<0>(V, V, ms.get(t), W);
+            ms.put(t);
+        });
     }
 }
 

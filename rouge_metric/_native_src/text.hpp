@@ -821,9 +821,9 @@ inline size_t keys_from_bounds(const uint64_t* tk, const uint64_t* nl, size_t W,
         cur.sv.resize(cap);
         cur.ev.resize(cap);
     }
-    const uint32_t* sv = cur.sv.data();
-    const uint32_t* ev = cur.ev.data();
-    const size_t nt = flatten_bounds_avx512(tk, W, cur.sv.data(), cur.ev.data());
+    uint32_t* sv = cur.sv.data();
+    uint32_t* ev = cur.ev.data();
+    const size_t nt = flatten_bounds_avx512(tk, W, sv, ev);
     if (cur.keys.size() < nt + 1) cur.keys.resize(nt + 1);
     cur.ends.resize(nt + 1);  // at most one end per token (and room for the last one, scan_default's)
     cur.ends.resize(sentence_ends(nl, W, sv, nt, cur.ends.data()));
