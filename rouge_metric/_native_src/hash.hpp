@@ -10,7 +10,10 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#include <cstdlib>
 #include <new>
+#include <type_traits>
+#include <utility>
 
 namespace rouge {
 namespace {  // internal linkage: one translation unit, and inlining as for static functions
@@ -172,6 +175,68 @@ struct BigAlloc {
     bool operator!=(const BigAlloc<U>&) const { return false; }
 };
 
+// A fixed array of n trivially copyable T whose bytes are all zero when it is made, from memory the
+// kernel has just zeroed: a block of at least 2 MiB mapped on its own (BigAlloc), a smaller one by
+// calloc. The zeros are not written a second time (filling a new table of a cold vocabulary with empty
+// slots touched every page twice: the kernel's zeroing at the fault, then the fill). Move-only.
+template <class T>
+class ZeroArray {
+    static_assert(std::is_trivially_copyable<T>::value, "ZeroArray holds plain data");
+    T* p_ = nullptr;
+    size_t n_ = 0;
+    static bool mapped(size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        return n * sizeof(T) >= BigAlloc<T>::HUGE_PAGE && n <= SIZE_MAX / sizeof(T) - BigAlloc<T>::HUGE_PAGE;
+#else
+        (void)n;
+        return false;
+#endif
+    }
+    void release() noexcept {
+        if (!p_) return;
+        if (mapped(n_))
+            BigAlloc<T>().deallocate(p_, n_);
+        else
+            std::free(p_);
+        p_ = nullptr;
+        n_ = 0;
+    }
+
+  public:
+    ZeroArray() = default;
+    explicit ZeroArray(size_t n) : n_(n) {
+        if (mapped(n)) {
+            p_ = BigAlloc<T>().allocate(n);  // a new anonymous mapping: zero pages
+        } else {
+            p_ = (T*)std::calloc(n ? n : 1, sizeof(T));
+            if (!p_) throw std::bad_alloc();
+        }
+    }
+    ZeroArray(const ZeroArray&) = delete;
+    ZeroArray& operator=(const ZeroArray&) = delete;
+    ZeroArray(ZeroArray&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
+    ZeroArray& operator=(ZeroArray&& o) noexcept {
+        if (this != &o) {
+            release();
+            p_ = o.p_, n_ = o.n_;
+            o.p_ = nullptr, o.n_ = 0;
+        }
+        return *this;
+    }
+    ~ZeroArray() { release(); }
+    void swap(ZeroArray& o) noexcept {
+        std::swap(p_, o.p_);
+        std::swap(n_, o.n_);
+    }
+    size_t size() const { return n_; }
+    T* data() { return p_; }
+    const T* data() const { return p_; }
+    T& operator[](size_t i) { return p_[i]; }
+    const T& operator[](size_t i) const { return p_[i]; }
+    const T* begin() const { return p_; }
+    const T* end() const { return p_ + n_; }
+};
+
 // String -> int32 map, open addressing with linear probing (load <= 1/2); keys live in one arena.
 // 32-byte slots keep the first 16 key bytes inline, so a lookup of a token of at most 16 bytes
 // (nearly all tokens) touches one slot and compares with one branch. Memory: O(distinct keys).
@@ -183,11 +248,11 @@ struct StrMap {
         uint32_t off;  // key bytes in arena
         int32_t val;
     };
-    std::vector<Slot, BigAlloc<Slot>> slots;
+    ZeroArray<Slot> slots;  // all-zero bytes: an empty slot
     std::string arena;
     size_t count = 0;
 
-    StrMap() { slots.assign(1024, Slot{0, 0, 0, 0, 0, 0}); }
+    StrMap() : slots(1024) {}
 
     static inline uint32_t tag_of(uint64_t h) { return (uint32_t)(h >> 32) | 1u; }
 
@@ -272,9 +337,8 @@ struct StrMap {
     }
     void grow() { grow(slots.size() * 2); }
     void grow(size_t size) {
-        std::vector<Slot, BigAlloc<Slot>> old;
+        ZeroArray<Slot> old(size);
         old.swap(slots);
-        slots.assign(size, Slot{0, 0, 0, 0, 0, 0});
         size_t mask = slots.size() - 1;
         for (const Slot& s : old) {
             if (s.tag == 0) continue;
@@ -284,6 +348,13 @@ struct StrMap {
             slots[i] = s;
         }
     }
+    // Every value v replaced by f(v), keys and slots unchanged. O(slots).
+    template <class F>
+    void update_values(F&& f) {
+        Slot* S = slots.data();
+        for (size_t i = 0, n = slots.size(); i < n; ++i)
+            if (S[i].tag != 0) S[i].val = f(S[i].val);
+    }
     void swap(StrMap& o) {
         slots.swap(o.slots);
         arena.swap(o.arena);
@@ -292,7 +363,7 @@ struct StrMap {
     // Empty, and the memory of earlier keys given back.
     void clear() {
         if (!count && slots.size() == 1024) return;
-        std::vector<Slot, BigAlloc<Slot>>(1024, Slot{0, 0, 0, 0, 0, 0}).swap(slots);
+        ZeroArray<Slot>(1024).swap(slots);
         std::string().swap(arena);
         count = 0;
     }

@@ -197,17 +197,17 @@ struct Vocab {
     // for FORM_STEM (unused for the others). Throws what the external stemmer throws.
     int32_t add_final(const Key& k, int form, const Key& fk) {
         ROUGE_CHECK(!raw.find(k), "a token added to the vocabulary twice");
-        int32_t id;
-        if (form == FORM_KEEP || form == FORM_STEM) {
-            id = intern(fk);
-        } else if (form == FORM_DROP) {
-            id = -1;
-        } else {
-            std::string st;
-            id = stem(k.p, k.n, st) ? intern(st.data(), st.size()) : -1;
-        }
+        int32_t id = final_id(k, form, fk);
         raw.insert(k, id);
         return id;
+    }
+    // The same without adding k to raw: its final form interned (a new id when it is new), its id
+    // returned (-1: dropped).
+    int32_t final_id(const Key& k, int form, const Key& fk) {
+        if (form == FORM_KEEP || form == FORM_STEM) return intern(fk);
+        if (form == FORM_DROP) return -1;
+        std::string st;
+        return stem(k.p, k.n, st) ? intern(st.data(), st.size()) : -1;
     }
     // The same with the stem as a string (out, for FORM_STEM).
     int32_t add_form(const Key& k, int form, const std::string& out) {
@@ -241,7 +241,7 @@ struct Vocab {
 // Phase 0 of the first batch on several threads, on an empty Vocab (batch.hpp, Scorer::build_vocab): one
 // thread's part. Memory O(distinct tokens the thread met), whatever the number of their occurrences, plus
 // the docs it saved (O(their tokens)).
-//   a. record(): the distinct tokens the thread meets, unstemmed, in `seen` (their bytes in its arena;
+//   a. record_all(): the distinct tokens the thread meets, unstemmed, in `seen` (their bytes in its arena;
 //      the value is the token's *local* index, the order the thread met it in), with their length in
 //      code points (`cps`, capped at INT32_MAX: only compared with min_len). save_doc() records a
 //      text's tokens and keeps the text as a pending doc in `saved` (every token -3 - its local index,
@@ -254,7 +254,8 @@ struct Vocab {
 //      token of the batch gets its form exactly once.
 //   c. Vocab::add_collected(): the calling thread adds the tokens of every `made` and gives every
 //      token of every thread its final id (`ids`, by local index: the made ones as they are added,
-//      the linked ones from the thread that made them).
+//      the linked ones from the thread that made them); the first thread's `seen` becomes the
+//      Vocab's raw map.
 // Between the steps only the joins of the threads order the reads and writes: in b every `seen` is
 // read-only, and each thread writes only its own `made`, `stems` and `links`; after c every `saved`
 // and `ids` is read-only.
@@ -280,10 +281,10 @@ struct Collector {
     std::vector<int32_t, BigAlloc<int32_t>> saved;  // pending docs, per doc [1, tokens, ends, raw ids..., ends...]
     std::vector<int32_t> ids;    // c: the final id of each local index (-1: dropped)
 
-    // a. The local index of a token, recorded when new. O(1) expected. Fewer than 2^31 - 3 distinct
-    // tokens (so that -3 - a local index is an int32, and a slot index fits 32 bits).
-    int32_t record(const Key& k, size_t cps_) {
-        if (const int32_t* v = seen.find(k)) return *v;
+    // a. A token that is not in `seen` recorded: its local index. Fewer than 2^31 - 3 distinct tokens
+    // (so that -3 - a local index is an int32, and a slot index fits 32 bits). Out of line: the
+    // recording loop (record_all) keeps its registers for the common case, a token met before.
+    ROUGE_NOINLINE int32_t add_new(const Key& k, size_t cps_) {
         if (seen.count >= (size_t)INT32_MAX - 3) throw std::length_error("rouge_metric: more than 2^31 distinct tokens");
         int32_t local = (int32_t)seen.count;
         seen.insert(k, local);
@@ -302,16 +303,50 @@ struct Collector {
         p[0] = 1;
         p[1] = (int32_t)nt;
         p[2] = (int32_t)ne;
-        for (size_t k = 0; k < nt; ++k) p[3 + k] = -3 - record(cur.keys[k], cur.cps_of(k));
+        record_all(cur, p + 3);
         for (size_t e = 0; e < ne; ++e) p[3 + nt + e] = (int32_t)cur.ends[e];
     }
+    // a. Every token of cur recorded, -3 - its local index into out[k] when out is given. A long text's
+    // slots are prefetched LOOKUP_AHEAD tokens ahead (a short text's were prefetched with its keys, as
+    // for lookup_ids). O(tokens) expected.
+    // The map's slots, mask and key bytes are kept in registers (StrMap::value_hot), and read again
+    // after an insert, which may grow the map or move its key bytes.
+    void record_all(const TokBuf& cur, int32_t* out) {
+        const size_t nt = cur.nt;
+        const bool ahead = nt > LONG_TEXT_TOKENS;
+        const StrMap::Slot* S = seen.slot_data();
+        size_t mask = seen.slot_mask();
+        const char* A = seen.arena_data();
+        for (size_t k = 0; k < nt; ++k) {
+            if (ahead && k + LOOKUP_AHEAD < nt) ROUGE_PREFETCH(S + (cur.keys[k + LOOKUP_AHEAD].h & mask));
+            int32_t local = StrMap::value_hot(S, mask, A, cur.keys[k], -1);
+            if (local < 0) {
+                local = add_new(cur.keys[k], cur.cps_of(k));
+                S = seen.slot_data();
+                mask = seen.slot_mask();
+                A = seen.arena_data();
+            }
+            if (out) out[k] = -3 - local;
+        }
+    }
     // b. The tokens of slots [s0, s1) of cols[src]->seen. O(slots + threads per token) expected, plus
-    // the stemmer.
+    // the stemmer. The earlier threads' slots of a token are prefetched AHEAD slots before it is
+    // looked up there, so that the cache misses of their maps overlap.
     void make_forms(const Vocab& vb, const std::vector<Collector*>& cols, size_t src, size_t s0, size_t s1) {
         const StrMap& m = cols[src]->seen;
+        constexpr size_t AHEAD = 8;
+        auto prefetch_earlier = [&](size_t i) {
+            Key pk;
+            int32_t pl;
+            if (i < s1 && m.at(i, pk, pl))
+                for (size_t t = 0; t < src; ++t) cols[t]->seen.prefetch(pk);
+        };
+        if (src > 0)
+            for (size_t i = s0; i < s1 && i < s0 + AHEAD; ++i) prefetch_earlier(i);
         Key k;
         int32_t local;
         for (size_t i = s0; i < s1; ++i) {
+            if (src > 0) prefetch_earlier(i + AHEAD);
             if (!m.at(i, k, local)) continue;
             bool met_before = false;
             for (size_t t = 0; t < src && !met_before; ++t) {
@@ -350,17 +385,21 @@ struct Collector {
 
 // c. The tokens of every cols[t]->made (each token of the batch once, see Collector) into the maps, in
 // the order of cols, and every token's final id into the `ids` of the thread that met it (mu held, the
-// Vocab empty; the host's lock too when a form is FORM_PY). The table slots of a token are prefetched
-// AHEAD tokens before it is added, so that the cache misses of a large vocabulary overlap. O(tokens)
-// expected, plus the external stemmer for FORM_PY.
+// Vocab empty; the host's lock too when a form is FORM_PY). First the final forms are interned in that
+// order (the ids are those of adding the tokens one by one); then the first thread's `seen`, which
+// holds most of the batch's tokens, becomes `raw`, each of its values (a local index) replaced by that
+// token's id, and only the tokens the first thread did not meet are inserted. The table slots of a
+// token are prefetched AHEAD tokens before it is used, so that the cache misses of a large vocabulary
+// overlap. O(tokens + slots of the first thread's map) expected, plus the external stemmer for FORM_PY.
 inline void Vocab::add_collected(const std::vector<Collector*>& cols) {
     ROUGE_CHECK(empty(), "phase 0 on a vocabulary that has tokens");
+    ROUGE_CHECK(!cols.empty(), "phase 0 without a thread");
     size_t total = 0;
     for (Collector* c : cols) {
         total += c->made.size();
         c->ids.assign(c->seen.count, INT32_MIN);
     }
-    reserve(total);
+    final_.reserve(total);
     constexpr size_t AHEAD = 8;
     struct Ahead {
         Key k, f;
@@ -375,7 +414,6 @@ inline void Vocab::add_collected(const std::vector<Collector*>& cols) {
             bool there = cols[d.src]->seen.at(d.slot, a.k, a.local);
             ROUGE_CHECK(there, "phase 0: a made form without its token");
             (void)there;
-            raw.prefetch(a.k);
             a.f = d.form == FORM_STEM ? make_key(c->stems.data() + d.soff, d.slen) : a.k;
             if (d.form == FORM_KEEP || d.form == FORM_STEM) final_.prefetch(a.f);
         };
@@ -383,7 +421,7 @@ inline void Vocab::add_collected(const std::vector<Collector*>& cols) {
         for (size_t i = 0; i < L.size(); ++i) {
             const Ahead a = ring[i % AHEAD];
             if (i + AHEAD < L.size()) look(i + AHEAD);
-            cols[L[i].src]->ids[(size_t)a.local] = add_final(a.k, L[i].form, a.f);
+            cols[L[i].src]->ids[(size_t)a.local] = final_id(a.k, L[i].form, a.f);
         }
     }
     // A link names the earliest thread that met the token, which made it: its id is set above.
@@ -392,6 +430,23 @@ inline void Vocab::add_collected(const std::vector<Collector*>& cols) {
             int32_t id = cols[l.by]->ids[(size_t)l.first];
             ROUGE_CHECK(id != INT32_MIN, "phase 0: a link to a token without its id");
             cols[l.src]->ids[(size_t)l.local] = id;
+        }
+    // raw: the first thread's tokens with their ids (every one of them has its id now), then the
+    // others' (their made tokens: the tokens the first thread met are made by it, or linked to it).
+    Collector& first = *cols[0];
+    raw.swap(first.seen);  // raw was empty (ROUGE_CHECK above); first.seen now is
+    const int32_t* ids0 = first.ids.data();
+    raw.update_values([ids0](int32_t local) { return ids0[(size_t)local]; });
+    for (const Collector* c : cols)
+        for (const Collector::Made& d : c->made) {
+            if (d.src == 0) continue;  // in raw already
+            Key k{};
+            int32_t local = 0;
+            bool there = cols[d.src]->seen.at(d.slot, k, local);
+            ROUGE_CHECK(there, "phase 0: a made form without its token");
+            if (!there) continue;  // (never: b made it from that slot)
+            ROUGE_CHECK(!raw.find(k), "a token added to the vocabulary twice");
+            raw.insert(k, cols[d.src]->ids[(size_t)local]);
         }
     if (ROUGE_METRIC_CHECKED)
         for (const Collector* c : cols)
