@@ -194,6 +194,14 @@ struct Scorer {
             return u;
         }
     };
+    // The first 4 KiB of a text prefetched: the texts of example i + 1 are prefetched while example i
+    // is tokenized (phase 0) or scored (phase 1). They are read once, so without it every text starts
+    // with cache misses (measured: a fifth of the tokenizer's time in phase 1, a tenth of phase 0's).
+    static void prefetch_text(const Text& t) {
+        const char* p = (const char*)t.data;
+        size_t bytes = std::min<size_t>(t.len * (size_t)t.kind, 4096);
+        for (size_t o = 0; o < bytes; o += 64) ROUGE_PREFETCH(p + o);
+    }
     // The distinct tokens a table should have room for before the first batch on an empty vocabulary,
     // so that it does not grow token by token (each growth rehashes every key and touches new memory):
     // from the batch's length u in code units, min(u / 16, 20 sqrt(u), 2^17). The vocabulary of text
@@ -393,6 +401,10 @@ struct Scorer {
                 saved_in[i] = &col;
                 saved_at[i] = col.saved.size();
             }
+            if (i + 1 < in.n) {
+                prefetch_text(in.preds[i + 1]);
+                for (size_t j = r1; j < in.ref_off[i + 2]; ++j) prefetch_text(in.refs[j]);
+            }
             for (size_t j = 0; j <= r1 - r0; ++j) {
                 const Text& t = j ? in.refs[r0 + j - 1] : in.preds[i];
                 collect_tokens(vb.tokenizer, t, th.cur, col.seen);
@@ -454,13 +466,6 @@ struct Scorer {
         }
         prepare_phase(lease);
 
-        // The texts of example i + 1 are prefetched while example i is scored: they are read once, so
-        // without it every text starts with cache misses (measured: a fifth of the tokenizer's time).
-        auto prefetch_text = [](const Text& t) {
-            const char* p = (const char*)t.data;
-            size_t bytes = std::min<size_t>(t.len * (size_t)t.kind, 4096);
-            for (size_t o = 0; o < bytes; o += 64) ROUGE_PREFETCH(p + o);
-        };
         // Keep the docs of a deferred example (th.docs[0, k + 1)) in th.store, so that phase 3 does not
         // tokenize its texts again: O(its tokens) ints until the end of the call.
         auto save_docs = [](ThreadState& th, size_t k) {

@@ -143,10 +143,20 @@ struct BigAlloc {
     BigAlloc() = default;
     template <class U>
     BigAlloc(const BigAlloc<U>&) {}
+    // Whether a block of n T is mapped on its own (else it comes from operator new): the one test
+    // of allocate, deallocate and ZeroArray.
+    static bool maps_own(size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        return n * sizeof(T) >= HUGE_PAGE && n <= SIZE_MAX / sizeof(T) - HUGE_PAGE;
+#else
+        (void)n;
+        return false;
+#endif
+    }
     static size_t mapped(size_t n) { return (n * sizeof(T) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1); }
     T* allocate(size_t n) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (n * sizeof(T) >= HUGE_PAGE && n <= SIZE_MAX / sizeof(T) - HUGE_PAGE) {
+        if (maps_own(n)) {
             size_t len = mapped(n);
             void* p = mmap(nullptr, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (p == MAP_FAILED) throw std::bad_alloc();
@@ -162,7 +172,7 @@ struct BigAlloc {
     }
     void deallocate(T* p, [[maybe_unused]] size_t n) {  // n: Linux only
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (n * sizeof(T) >= HUGE_PAGE && n <= SIZE_MAX / sizeof(T) - HUGE_PAGE) {
+        if (maps_own(n)) {
             munmap(p, mapped(n));
             return;
         }
@@ -184,17 +194,9 @@ class ZeroArray {
     static_assert(std::is_trivially_copyable<T>::value, "ZeroArray holds plain data");
     T* p_ = nullptr;
     size_t n_ = 0;
-    static bool mapped(size_t n) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        return n * sizeof(T) >= BigAlloc<T>::HUGE_PAGE && n <= SIZE_MAX / sizeof(T) - BigAlloc<T>::HUGE_PAGE;
-#else
-        (void)n;
-        return false;
-#endif
-    }
     void release() noexcept {
         if (!p_) return;
-        if (mapped(n_))
+        if (BigAlloc<T>::maps_own(n_))
             BigAlloc<T>().deallocate(p_, n_);
         else
             std::free(p_);
@@ -205,7 +207,7 @@ class ZeroArray {
   public:
     ZeroArray() = default;
     explicit ZeroArray(size_t n) : n_(n) {
-        if (mapped(n)) {
+        if (BigAlloc<T>::maps_own(n)) {
             p_ = BigAlloc<T>().allocate(n);  // a new anonymous mapping: zero pages
         } else {
             p_ = (T*)std::calloc(n ? n : 1, sizeof(T));
@@ -298,7 +300,9 @@ struct StrMap {
     // lookup loops keep their registers for the common case).
     static ROUGE_NOINLINE bool same_tail(const char* a, const Key& k) { return same(a + 16, k.p + 16, k.n - 16); }
     const char* arena_data() const { return arena.data(); }
-    void prefetch(const Key& k) const { ROUGE_PREFETCH(&slots[k.h & (slots.size() - 1)]); }
+    void prefetch(const Key& k) const { prefetch_hash(k.h); }
+    void prefetch_hash(uint64_t h) const { ROUGE_PREFETCH(&slots[h & (slots.size() - 1)]); }
+    void prefetch_slot(size_t i) const { ROUGE_PREFETCH(&slots[i]); }
     // The slot array and its index mask, for a loop that prefetches many keys (the compiler cannot
     // keep them in registers across the loop's stores).
     const Slot* slot_data() const { return slots.data(); }
@@ -329,11 +333,12 @@ struct StrMap {
         arena.append(k.p, k.n);
         ++count;
     }
-    // Room for n more keys without growing while they are inserted.
-    void reserve(size_t n) {
+    // Room for n more keys (and `bytes` more key bytes) without growing while they are inserted.
+    void reserve(size_t n, size_t bytes = 0) {
         size_t want = slots.size();
         while ((count + n) * 2 > want) want *= 2;
         if (want != slots.size()) grow(want);
+        if (bytes) arena.reserve(arena.size() + bytes);
     }
     void grow() { grow(slots.size() * 2); }
     void grow(size_t size) {
@@ -348,12 +353,10 @@ struct StrMap {
             slots[i] = s;
         }
     }
-    // Every value v replaced by f(v), keys and slots unchanged. O(slots).
-    template <class F>
-    void update_values(F&& f) {
-        Slot* S = slots.data();
-        for (size_t i = 0, n = slots.size(); i < n; ++i)
-            if (S[i].tag != 0) S[i].val = f(S[i].val);
+    // The value of the key in slot i (which holds one) set to v.
+    void set_value(size_t i, int32_t v) {
+        ROUGE_CHECK(i < slots.size() && slots[i].tag != 0, "StrMap::set_value: an empty slot");
+        slots[i].val = v;
     }
     void swap(StrMap& o) {
         slots.swap(o.slots);

@@ -262,11 +262,14 @@ struct Vocab {
 struct Collector {
     StrMap seen;
     std::vector<int32_t> cps;
+    // Where c finds a made token without reading the threads' slots again for its final form.
     struct Made {
-        uint32_t src;   // the thread whose `seen` holds the token
-        uint32_t slot;  // its slot there
-        int32_t form;   // FORM_*
-        uint32_t soff, slen;  // FORM_STEM: the stem, stems[soff, soff + slen)
+        uint32_t src;    // the thread whose `seen` holds the token
+        uint32_t slot;   // its slot there
+        int32_t local;   // its local index there
+        int32_t form;    // FORM_*
+        uint32_t off, len;  // the final form: stems[off, off + len) for FORM_STEM, else the token's bytes in
+                            // cols[src]->seen's arena (for FORM_PY, the token the external stemmer takes)
     };
     std::vector<Made> made;
     std::string stems;
@@ -330,23 +333,14 @@ struct Collector {
         }
     }
     // b. The tokens of slots [s0, s1) of cols[src]->seen. O(slots + threads per token) expected, plus
-    // the stemmer. The earlier threads' slots of a token are prefetched AHEAD slots before it is
-    // looked up there, so that the cache misses of their maps overlap.
+    // the stemmer. (Prefetching the earlier threads' slots of a token some slots ahead measured no
+    // faster on two threads: each slot's key then had to be read twice.)
     void make_forms(const Vocab& vb, const std::vector<Collector*>& cols, size_t src, size_t s0, size_t s1) {
         const StrMap& m = cols[src]->seen;
-        constexpr size_t AHEAD = 8;
-        auto prefetch_earlier = [&](size_t i) {
-            Key pk;
-            int32_t pl;
-            if (i < s1 && m.at(i, pk, pl))
-                for (size_t t = 0; t < src; ++t) cols[t]->seen.prefetch(pk);
-        };
-        if (src > 0)
-            for (size_t i = s0; i < s1 && i < s0 + AHEAD; ++i) prefetch_earlier(i);
+        const char* arena = m.arena_data();
         Key k;
         int32_t local;
         for (size_t i = s0; i < s1; ++i) {
-            if (src > 0) prefetch_earlier(i + AHEAD);
             if (!m.at(i, k, local)) continue;
             bool met_before = false;
             for (size_t t = 0; t < src && !met_before; ++t) {
@@ -357,12 +351,12 @@ struct Collector {
             }
             if (met_before) continue;
             int form = vb.final_form(k.p, k.n, (size_t)cols[src]->cps[(size_t)local], scratch);
-            Made d{(uint32_t)src, (uint32_t)i, form, 0, 0};
+            Made d{(uint32_t)src, (uint32_t)i, local, form, (uint32_t)(k.p - arena), (uint32_t)k.n};
             if (form == FORM_STEM) {
                 if (stems.size() + scratch.size() > UINT32_MAX)
                     throw std::length_error("rouge_metric: the token vocabulary exceeds 4 GiB of distinct tokens");
-                d.soff = (uint32_t)stems.size();
-                d.slen = (uint32_t)scratch.size();
+                d.off = (uint32_t)stems.size();
+                d.len = (uint32_t)scratch.size();
                 stems += scratch;
             }
             made.push_back(d);
@@ -386,42 +380,61 @@ struct Collector {
 // c. The tokens of every cols[t]->made (each token of the batch once, see Collector) into the maps, in
 // the order of cols, and every token's final id into the `ids` of the thread that met it (mu held, the
 // Vocab empty; the host's lock too when a form is FORM_PY). First the final forms are interned in that
-// order (the ids are those of adding the tokens one by one); then the first thread's `seen`, which
-// holds most of the batch's tokens, becomes `raw`, each of its values (a local index) replaced by that
-// token's id, and only the tokens the first thread did not meet are inserted. The table slots of a
-// token are prefetched AHEAD tokens before it is used, so that the cache misses of a large vocabulary
-// overlap. O(tokens + slots of the first thread's map) expected, plus the external stemmer for FORM_PY.
+// order (the ids are those of adding the tokens one by one), and each value of the first thread's
+// `seen` (a local index) is replaced by its token's id as it is given; then that map, which holds most
+// of the batch's tokens, becomes `raw`, and only the tokens the first thread did not meet are
+// inserted. Both loops are pipelines over the made tokens, so that the cache misses of large tables
+// overlap: the bytes (or slot) of token i + 2 AHEAD are prefetched; the key of token i + AHEAD is read
+// and its table slot prefetched; token i is interned or inserted. Neither table grows inside its loop
+// (both are reserved first: a prefetched slot stays the table's). O(made tokens) expected, plus a
+// rehash of raw when the other threads' tokens outgrow it, plus the external stemmer for FORM_PY.
 inline void Vocab::add_collected(const std::vector<Collector*>& cols) {
     ROUGE_CHECK(empty(), "phase 0 on a vocabulary that has tokens");
     ROUGE_CHECK(!cols.empty(), "phase 0 without a thread");
-    size_t total = 0;
+    size_t total = 0, bytes = 0, others = 0;
     for (Collector* c : cols) {
         total += c->made.size();
         c->ids.assign(c->seen.count, INT32_MIN);
+        for (const Collector::Made& d : c->made) {
+            if (d.form == FORM_KEEP || d.form == FORM_STEM) bytes += d.len;
+            others += d.src != 0;
+        }
     }
-    final_.reserve(total);
+    final_.reserve(total, bytes);
     constexpr size_t AHEAD = 8;
-    struct Ahead {
-        Key k, f;
-        int32_t local;
-    };
-    Ahead ring[AHEAD];
+    Key ring[AHEAD];
     for (const Collector* c : cols) {
         const std::vector<Collector::Made>& L = c->made;
-        auto look = [&](size_t i) {
-            const Collector::Made& d = L[i];
-            Ahead& a = ring[i % AHEAD];
-            bool there = cols[d.src]->seen.at(d.slot, a.k, a.local);
-            ROUGE_CHECK(there, "phase 0: a made form without its token");
-            (void)there;
-            a.f = d.form == FORM_STEM ? make_key(c->stems.data() + d.soff, d.slen) : a.k;
-            if (d.form == FORM_KEEP || d.form == FORM_STEM) final_.prefetch(a.f);
+        const size_t n = L.size();
+        // The final form's bytes (for FORM_DROP and FORM_PY, the token's: only its bytes are read).
+        auto bytes_of = [&](const Collector::Made& d) {
+            return d.form == FORM_STEM ? c->stems.data() + d.off : cols[d.src]->seen.arena_data() + d.off;
         };
-        for (size_t i = 0; i < L.size() && i < AHEAD; ++i) look(i);
-        for (size_t i = 0; i < L.size(); ++i) {
-            const Ahead a = ring[i % AHEAD];
-            if (i + AHEAD < L.size()) look(i + AHEAD);
-            cols[L[i].src]->ids[(size_t)a.local] = final_id(a.k, L[i].form, a.f);
+        auto key_of = [&](size_t i) {
+            const Collector::Made& d = L[i];
+            Key& f = ring[i % AHEAD];
+            f = make_key(bytes_of(d), d.len);
+            if (d.form == FORM_KEEP || d.form == FORM_STEM) final_.prefetch(f);
+        };
+        for (size_t i = 0; i < n && i < 2 * AHEAD; ++i) ROUGE_PREFETCH(bytes_of(L[i]));
+        for (size_t i = 0; i < n && i < AHEAD; ++i) key_of(i);
+        for (size_t i = 0; i < n; ++i) {
+            const Key f = ring[i % AHEAD];
+            if (i + 2 * AHEAD < n) ROUGE_PREFETCH(bytes_of(L[i + 2 * AHEAD]));
+            if (i + AHEAD < n) key_of(i + AHEAD);
+            const Collector::Made& d = L[i];
+            if (ROUGE_METRIC_CHECKED) {
+                Key k{};
+                int32_t local = -1;
+                ROUGE_CHECK(cols[d.src]->seen.at(d.slot, k, local) && local == d.local &&
+                                (d.form == FORM_STEM || (k.p == f.p && k.n == f.n && k.h == f.h)),
+                            "phase 0: a made form without its token");
+            }
+            const int32_t id = final_id(f, d.form, f);
+            cols[d.src]->ids[(size_t)d.local] = id;
+            // The first thread's map becomes raw below: its value for this token, the local index,
+            // becomes the id (each of its tokens is made by the first thread, once).
+            if (d.src == 0) cols[0]->seen.set_value(d.slot, id);
         }
     }
     // A link names the earliest thread that met the token, which made it: its id is set above.
@@ -435,19 +448,34 @@ inline void Vocab::add_collected(const std::vector<Collector*>& cols) {
     // others' (their made tokens: the tokens the first thread met are made by it, or linked to it).
     Collector& first = *cols[0];
     raw.swap(first.seen);  // raw was empty (ROUGE_CHECK above); first.seen now is
-    const int32_t* ids0 = first.ids.data();
-    raw.update_values([ids0](int32_t local) { return ids0[(size_t)local]; });
-    for (const Collector* c : cols)
-        for (const Collector::Made& d : c->made) {
-            if (d.src == 0) continue;  // in raw already
-            Key k{};
-            int32_t local = 0;
+    raw.reserve(others);
+    for (const Collector* c : cols) {
+        const std::vector<Collector::Made>& L = c->made;
+        const size_t n = L.size();
+        auto key_of = [&](size_t i) {
+            const Collector::Made& d = L[i];
+            if (d.src == 0) return;
+            Key& k = ring[i % AHEAD];
+            int32_t local = -1;
             bool there = cols[d.src]->seen.at(d.slot, k, local);
-            ROUGE_CHECK(there, "phase 0: a made form without its token");
-            if (!there) continue;  // (never: b made it from that slot)
+            ROUGE_CHECK(there && local == d.local, "phase 0: a made form without its token");
+            (void)there;
+            raw.prefetch(k);
+        };
+        for (size_t i = 0; i < n && i < 2 * AHEAD; ++i)
+            if (L[i].src != 0) cols[L[i].src]->seen.prefetch_slot(L[i].slot);
+        for (size_t i = 0; i < n && i < AHEAD; ++i) key_of(i);
+        for (size_t i = 0; i < n; ++i) {
+            const Key k = ring[i % AHEAD];
+            if (i + 2 * AHEAD < n && L[i + 2 * AHEAD].src != 0)
+                cols[L[i + 2 * AHEAD].src]->seen.prefetch_slot(L[i + 2 * AHEAD].slot);
+            if (i + AHEAD < n) key_of(i + AHEAD);
+            const Collector::Made& d = L[i];
+            if (d.src == 0) continue;  // in raw already
             ROUGE_CHECK(!raw.find(k), "a token added to the vocabulary twice");
-            raw.insert(k, cols[d.src]->ids[(size_t)local]);
+            raw.insert(k, cols[d.src]->ids[(size_t)d.local]);
         }
+    }
     if (ROUGE_METRIC_CHECKED)
         for (const Collector* c : cols)
             for (int32_t id : c->ids) ROUGE_CHECK(id != INT32_MIN, "phase 0: a token without its id");
