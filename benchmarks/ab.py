@@ -7,7 +7,8 @@ Each round runs one fresh process per build (base first in odd rounds, new first
 imports rouge_metric from that checkout and times, on the same pairs (``--types``, default
 rouge1/2/L/Lsum; stemming unless ``--no-stem``):
 - ``cold``: the first ``Rouge.compute`` of the process on ``--threads`` threads (import excluded; the
-  vocabulary is empty);
+  vocabulary is empty, or with ``--small-first`` holds the words of one earlier call on two toy pairs,
+  as when a user tries the metric on an example before the corpus);
 - ``compute``: ``Rouge.compute`` on ``--threads`` threads (default 1), warm (median of ``--reps`` calls);
 - ``pair``: the per-pair ``RougeScorer.score`` loop, warm (on ``--pair-limit`` pairs).
 It prints per-round times and the median over rounds of the per-round ratio base/new (> 1: new is
@@ -38,6 +39,8 @@ CHILD = textwrap.dedent("""
     from rouge_metric import Rouge, RougeScorer, active_backend
     assert active_backend() == "native"
     rouge = Rouge(types, use_stemmer=stem, num_threads=threads)
+    if sys.argv[8] == "1":
+        rouge.compute(predictions=["hello there", "general kenobi"], references=[["hello there"], ["general kenobi"]])
     t = time.perf_counter(); first = rouge.compute(predictions=P, references=R); cold = time.perf_counter() - t
     warm = []
     for _ in range(reps):
@@ -61,7 +64,7 @@ CHILD = textwrap.dedent("""
 def run(tree: str, args) -> dict:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), ROUGE_METRIC_BACKEND="native", OMP_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", CHILD, args.corpus, str(int(not args.no_stem)), str(args.reps),
-                          str(args.pair_limit), str(args.threads), args.types, args.clock], env=env, capture_output=True, text=True, cwd=os.path.abspath(tree))
+                          str(args.pair_limit), str(args.threads), args.types, args.clock, str(int(args.small_first))], env=env, capture_output=True, text=True, cwd=os.path.abspath(tree))
     if out.returncode != 0:
         raise SystemExit(f"{tree}: {out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -80,6 +83,8 @@ def main() -> int:
     ap.add_argument("--types", default="rouge1,rouge2,rougeL,rougeLsum", help="comma-separated rouge types")
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                     help="wall time, or the process's CPU time (all its threads; steadier on a shared machine)")
+    ap.add_argument("--small-first", action="store_true",
+                    help="before the cold call, one call on two toy pairs (a vocabulary of a few words)")
     args = ap.parse_args()
     ratios = {"cold": [], "compute": [], "pair": []}
     for rnd in range(args.rounds):

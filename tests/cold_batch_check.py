@@ -10,9 +10,11 @@ first batch of the process is the first call in a fresh process. Exit status 1 a
 first difference.
 
 The ways: the defaults (every example of a first batch on several threads scored from the docs kept while
-its vocabulary was built); no docs kept (every example tokenized again); and room for a few docs only,
+its vocabulary was built); no docs kept (every example tokenized again); room for a few docs only,
 with chunks so short that the first chunk (the cold one, larger) is followed by chunks that meet new
-words with a vocabulary already built.
+words with a vocabulary already built; and a few words first (a one-example call, on one thread, of
+words the batch does not have): on several threads the batch starts the vocabulary again, which then
+holds the batch's words only, as a fresh process's does.
 """
 
 from __future__ import annotations
@@ -33,7 +35,10 @@ def main() -> int:
     native = core.native_module()
     defaults = native._set_limits(), backends.NATIVE_CHUNK, backends.NATIVE_COLD_CHUNK
     ways = {"defaults": defaults, "no docs kept": ((None, None, None, 0), None, None),
-            "few docs kept, short chunks": ((None, None, None, 2048), 64, 160)}
+            "few docs kept, short chunks": ((None, None, None, 2048), 64, 160),
+            "a few words first": (defaults[0], None, None)}
+    vocab = lambda: core.native_vocab("default", "porter" if stem else None, get_stemmer("porter") if stem else None)  # noqa: E731
+    fresh_size = {}
     for t in map(int, threads.split(",")):
         for rep in range(repeats * len(ways)):
             way = list(ways)[rep % len(ways)]
@@ -43,7 +48,16 @@ def main() -> int:
             backends.NATIVE_COLD_CHUNK = cold_chunk or defaults[2]
             core._VOCABS.clear()  # a cold vocabulary: every word is new to the native core
             rouge = Rouge(backend="native", use_stemmer=stem, num_threads=t)
+            if way == "a few words first":
+                rouge.score_examples(predictions=["zqxjv qqzzk"], references=[["zqxjv vvqqk"]])
             got = rouge.score_examples(predictions=preds, references=refs)
+            size = vocab().size
+            if way == "defaults":
+                fresh_size[t] = size
+            elif way == "a few words first" and t > 1 and size != fresh_size[t]:
+                print(f"{source}: threads={t} repeat={rep} ({way}): the vocabulary has {size} forms, "
+                      f"a fresh one {fresh_size[t]}: it did not start again")
+                return 1
             if stem and core.native_vocab("default", "porter", get_stemmer("porter")).native_porter != core.native_porter_checked():
                 print("the native Porter is not used with a checked nltk")
                 return 1

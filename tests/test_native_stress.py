@@ -144,6 +144,8 @@ def test_stemming_cold_warm_and_partly_warm_on_threads(monkeypatch, tokenizer, n
 # when the vocabulary has that stem, else an id of its thread's own, shared by the thread's new words
 # with the same stem. Examples with a word that needs the Python stemmer (non-ASCII, whitespace
 # tokenizer) wait for phase 3. Word families make every case meet in one example and across threads.
+# The warm-ups here are a few words, so small for the batch that on several threads it would start the
+# vocabulary again (phase 0): the provisional cases turn that off (restart_ratio 0), and one case keeps it.
 FAMILIES = [("running", "runs", "run", "runner"), ("jumped", "jumping", "jumps", "jump"),
             ("connection", "connected", "connecting", "connects"), ("happily", "happy", "happiness", "happier"),
             ("generalization", "generalize", "general", "generally"), ("caresses", "caress", "cares", "caring"),
@@ -165,17 +167,30 @@ def test_new_words_share_ids_with_known_stems_and_with_each_other(tokenizer, thr
 
     preds = [text() for _ in range(n)]
     refs = [[text() for _ in range(rnd.randint(1, 2))] for _ in range(n)]
-    for what, warmup in [("empty vocabulary (phase 0)", None),
-                         ("a stem of each family known (provisional ids)", ["running jumped connection happily "
-                                                                            "general caress"]),
-                         ("other words known (provisional ids)", ["filler words only"])]:
-        cold()
-        r = Rouge(ALL_TYPES, backend="native", tokenizer=tokenizer, use_stemmer=True, num_threads=threads)
-        if warmup:
-            r.score_examples(predictions=warmup, references=warmup)
-        got = r.score_examples(predictions=preds, references=refs)
-        assert_same(got, python_scores(preds, refs, rouge_types=ALL_TYPES, tokenizer=tokenizer, use_stemmer=True),
-                    f"{what}, threads={threads}")
+    native = core.native_module()
+    limits = native._set_limits()
+    family = ["running jumped connection happily general caress"]
+    try:
+        for what, warmup, ratio in [("empty vocabulary (phase 0)", None, None),
+                                    ("a stem of each family known (provisional ids)", family, 0),
+                                    ("other words known (provisional ids)", ["filler words only"], 0),
+                                    ("other words known, the vocabulary started again (phase 0)",
+                                     ["filler words only"], limits[4])]:
+            native._set_limits(restart_ratio=ratio)
+            cold()
+            r = Rouge(ALL_TYPES, backend="native", tokenizer=tokenizer, use_stemmer=True, num_threads=threads)
+            if warmup:
+                r.score_examples(predictions=warmup, references=warmup)
+            got = r.score_examples(predictions=preds, references=refs)
+            assert_same(got, python_scores(preds, refs, rouge_types=ALL_TYPES, tokenizer=tokenizer,
+                                           use_stemmer=True), f"{what}, threads={threads}")
+            vocab = core.native_vocab(tokenizer, "porter", get_stemmer("porter"))
+            if what.startswith("empty"):
+                fresh = vocab.size  # the batch's forms only
+            elif threads > 1:  # "filler", "words", "only": 3 forms the batch does not have, kept or forgotten
+                assert vocab.size == fresh + (3 if ratio == 0 else 0) if "other" in what else vocab.size == fresh, what
+    finally:
+        native._set_limits(*limits)
 
 
 # ------------------------------------------------------------ one scorer, many Python threads

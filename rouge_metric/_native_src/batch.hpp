@@ -459,6 +459,11 @@ struct Scorer {
         // maps sized for the batch when the Vocab is empty).
         const bool direct = run.nth() == 1;
         if (direct && vocab->empty()) vocab->reserve(expected_tokens(in));
+        // On several threads, a vocabulary that holds few tokens for this batch (a small call came
+        // first) starts again empty, so that phase 0 builds it for the batch: its few tokens are met
+        // again and stemmed once more, at a cost that the phase makes up for many times.
+        const size_t ratio = lease.th[0]->ws.limits.restart_ratio;
+        if (!direct && !vocab->empty() && ratio && vocab->raw.count < expected_tokens(in) / ratio) vocab->restart();
         for (ThreadState* th : lease.th) {
             th->misses.start(vocab->nid, direct);
             th->deferred.clear();

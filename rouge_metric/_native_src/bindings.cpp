@@ -334,20 +334,23 @@ PYBIND11_MODULE(_native, m) {
           "x ** y for x >= 0, y > 0, the same double on every platform: core_py.wpow (ROUGE-W's powers).");
     m.def(
         "_set_limits",
-        [](py::object mask_bytes, py::object row_bytes, py::object trim_bytes, py::object saved_bytes) {
+        [](py::object mask_bytes, py::object row_bytes, py::object trim_bytes, py::object saved_bytes,
+           py::object restart_ratio) {
             Limits l = current_limits();
             if (!mask_bytes.is_none()) l.mask_bytes = mask_bytes.cast<size_t>();
             if (!row_bytes.is_none()) l.row_bytes = row_bytes.cast<size_t>();
             if (!trim_bytes.is_none()) l.trim_bytes = trim_bytes.cast<size_t>();
             if (!saved_bytes.is_none()) l.saved_bytes = saved_bytes.cast<size_t>();
+            if (!restart_ratio.is_none()) l.restart_ratio = restart_ratio.cast<size_t>();
             set_limits(l);
-            return py::make_tuple(l.mask_bytes, l.row_bytes, l.trim_bytes, l.saved_bytes);
+            return py::make_tuple(l.mask_bytes, l.row_bytes, l.trim_bytes, l.saved_bytes, l.restart_ratio);
         },
         py::arg("mask_bytes") = py::none(), py::arg("row_bytes") = py::none(), py::arg("trim_bytes") = py::none(),
-        py::arg("saved_bytes") = py::none(),
-        "Tests only: the memory limits beyond which the kernels take their bounded-memory paths, and the "
-        "docs a first batch keeps from building the vocabulary to scoring (same results either way); "
-        "returns the limits in force (mask_bytes, row_bytes, trim_bytes, saved_bytes).");
+        py::arg("saved_bytes") = py::none(), py::arg("restart_ratio") = py::none(),
+        "Tests only: the memory limits beyond which the kernels take their bounded-memory paths, the "
+        "docs a first batch keeps from building the vocabulary to scoring, and how small a vocabulary "
+        "must be for a batch on several threads to start it again (0: never); same results either way. "
+        "Returns the limits in force (mask_bytes, row_bytes, trim_bytes, saved_bytes, restart_ratio).");
     m.attr("CHECKED") = py::bool_(ROUGE_METRIC_CHECKED != 0);
     m.def(
         "porter_stem",

@@ -3,8 +3,12 @@
 //
 // Ownership and the rule that makes the batch safe:
 // - A Vocab (its maps `raw` and `final_`, and `nid`) changes only in resolve(), intern(), add_miss(),
-//   add_collected() and Misses::add_direct(), called by one thread that holds `mu` (and the host's lock, the
-//   GIL in the module, when a token needs the external stemmer: Python's).
+//   add_collected(), restart() and Misses::add_direct(), called by one thread that holds `mu` (and the
+//   host's lock, the GIL in the module, when a token needs the external stemmer: Python's).
+// - No id outlives the call that gave it: a batch, or the per-pair path, tokenizes under `mu` and
+//   scores from its own docs and workspace (only Vocab.tokenize, for tests, hands ids out). That is
+//   what lets restart() forget every token between two calls (the vocabulary is a cache: its ids
+//   change, the scores do not).
 // - Its configuration (tokenizer, min_len, has_stem, native_porter, stem) is set at construction and
 //   never changes: final_form() reads only it and may run on any thread at any time.
 // - A batch holds `mu` from start to end. While its threads run (without the host's lock) the Vocab is
@@ -213,8 +217,16 @@ struct Vocab {
     int32_t add_form(const Key& k, int form, const std::string& out) {
         return add_final(k, form, form == FORM_STEM ? make_key(out.data(), out.size()) : k);
     }
-    // No token yet (the first batch of its configuration in the process has not run).
+    // No token yet (the first batch of its configuration in the process has not run, or it restarted).
     bool empty() const { return nid == 0 && raw.count == 0; }
+    // Every token forgotten and the maps' memory given back (mu held, between calls: see the rule
+    // above). For a batch that would meet many times more new tokens than the Vocab has: built from
+    // empty in phase 0, it costs less than meeting them as new words (batch.hpp, Scorer::batch).
+    void restart() {
+        raw.clear();
+        final_.clear();
+        nid = 0;
+    }
     // Room for n more keys in both maps without growing while they are added.
     void reserve(size_t n) {
         raw.reserve(n);

@@ -27,6 +27,10 @@ struct Limits {
     size_t row_bytes = (size_t)64 << 20;   // DP rows held for one sentence pair (LCS and WLCS walks)
     size_t trim_bytes = (size_t)16 << 20;  // a scratch buffer larger than this is freed after a call
     size_t saved_bytes = (size_t)32 << 20;  // the docs phase 0 of a first batch keeps (batch.hpp), all threads
+    // A batch on several threads that is expected to meet more than restart_ratio times as many distinct
+    // tokens as its vocabulary has starts that vocabulary again, empty, and builds it in phase 0
+    // (batch.hpp, Scorer::batch); 0: never (same results either way).
+    size_t restart_ratio = 16;
 };
 // The limits in force, read by every call at its start: under a mutex, since the GIL is no
 // protection once an interpreter runs without one.
