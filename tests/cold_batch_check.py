@@ -58,7 +58,7 @@ def main() -> int:
                 print(f"{source}: threads={t} repeat={rep} ({way}): the vocabulary has {size} forms, "
                       f"a fresh one {fresh_size[t]}: it did not start again")
                 return 1
-            if stem and core.native_vocab("default", "porter", get_stemmer("porter")).native_porter != core.native_porter_checked():
+            if stem and vocab().native_porter != core.native_porter_checked():
                 print("the native Porter is not used with a checked nltk")
                 return 1
             for i, (g, e) in enumerate(zip(got, expected)):
